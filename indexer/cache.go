@@ -1,0 +1,240 @@
+package indexer
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hubsnap/hubsnap/store"
+)
+
+// The cache layout (SPEC §6):
+//
+//	{cache}/index.db                                  the index, derived
+//	{cache}/releases/{project}/{id}.json              sanitized release files
+//	{cache}/releases/{project}/{environment}.current  the current release id
+const (
+	indexFile      = "index.db"
+	releasesDir    = "releases"
+	releaseExt     = ".json"
+	currentExt     = ".current"
+	maxReleaseFile = 2 * DefaultMaxBodySize // a guard against reading a huge stray file
+)
+
+// Cache is the local cache folder: release files, which are the truth, and
+// the index derived from them.
+type Cache struct {
+	dir   string
+	store *store.Store
+	log   *slog.Logger
+	now   func() time.Time
+}
+
+// Open opens the cache in dir, creating it if needed. An index that is
+// missing, corrupt or from a newer hubsnap is rebuilt from the release
+// files; an index that lags behind them is brought up to date.
+func Open(ctx context.Context, dir string, log *slog.Logger) (*Cache, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cache folder: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(abs, releasesDir), 0o700); err != nil {
+		return nil, fmt.Errorf("create cache folder: %w", err)
+	}
+	path := filepath.Join(abs, indexFile)
+	st, err := store.Open(ctx, path)
+	if errors.Is(err, store.ErrCorrupt) {
+		log.Warn("the index is unusable; rebuilding it from the release files", "index", path, "err", err)
+		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+			if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return nil, fmt.Errorf("remove corrupt index: %w", err)
+			}
+		}
+		st, err = store.Open(ctx, path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c := &Cache{dir: abs, store: st, log: log, now: time.Now}
+	if err := c.Reconcile(ctx); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// exists reports whether dir holds a cache already.
+func exists(dir string) bool {
+	_, err := os.Stat(dir)
+	return err == nil
+}
+
+// Dir returns the cache folder's absolute path.
+func (c *Cache) Dir() string { return c.dir }
+
+// Store returns the index, for reading.
+func (c *Cache) Store() *store.Store { return c.store }
+
+// Close closes the index.
+func (c *Cache) Close() error { return c.store.Close() }
+
+func (c *Cache) projectDir(project string) string {
+	return filepath.Join(c.dir, releasesDir, project)
+}
+
+func (c *Cache) releaseFile(project, id string) string {
+	return filepath.Join(c.projectDir(project), id+releaseExt)
+}
+
+func (c *Cache) currentFile(project, environment string) string {
+	return filepath.Join(c.projectDir(project), environment+currentExt)
+}
+
+// Releases lists the cached releases of project ("" for all projects).
+func (c *Cache) Releases(ctx context.Context, project string) ([]store.ReleaseInfo, error) {
+	if project != "" {
+		if err := CheckName("project", project); err != nil {
+			return nil, err
+		}
+	}
+	return c.store.Releases(ctx, project)
+}
+
+// Use makes the cached release id current for project and environment
+// (an offline rollback). It fails with NotFound for a release that is not
+// cached and InvalidArgument for one of another environment.
+func (c *Cache) Use(ctx context.Context, project, environment, id string) (store.ReleaseInfo, error) {
+	for _, n := range [][2]string{{"project", project}, {"environment", environment}, {"release id", id}} {
+		if err := CheckName(n[0], n[1]); err != nil {
+			return store.ReleaseInfo{}, err
+		}
+	}
+	key := store.ReleaseKey{Project: project, ID: id}
+	ri, err := c.store.ReleaseInfo(ctx, key)
+	if err != nil {
+		return ri, err
+	}
+	if ri.Environment != environment {
+		return ri, store.Errorf(store.InvalidArgument, "release %q is for environment %q, not %q", id, ri.Environment, environment)
+	}
+	err = c.store.SetCurrent(ctx, project, environment, id, func() (func(bool), error) {
+		return c.writeCurrent(project, environment, id)
+	})
+	if err != nil {
+		return ri, err
+	}
+	ri.Current = true
+	return ri, nil
+}
+
+// writeCurrent points {environment}.current at id, atomically. When it
+// already does, nothing is written.
+func (c *Cache) writeCurrent(project, environment, id string) (func(bool), error) {
+	path := c.currentFile(project, environment)
+	want := []byte(id + "\n")
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, want) {
+		return nil, nil
+	}
+	finish, err := writeAtomic(path, want)
+	if err != nil {
+		return nil, fmt.Errorf("write %s: %w", filepath.Base(path), err)
+	}
+	return finish, nil
+}
+
+// put writes snap as a release file and indexes it, in one index
+// transaction; with makeCurrent it also becomes current. On any failure the
+// files are as they were.
+func (c *Cache) put(ctx context.Context, snap *store.Snapshot, makeCurrent bool) error {
+	r := snap.Release
+	data, err := encodeRelease(snap)
+	if err != nil {
+		return err
+	}
+	dir := c.projectDir(r.Project)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create release folder: %w", err)
+	}
+	removeStale(dir, c.now())
+	tmp, err := writeTemp(dir, r.ID+releaseExt, data)
+	if err != nil {
+		return fmt.Errorf("write release %s: %w", r.ID, err)
+	}
+	defer os.Remove(tmp) // fails harmlessly once renamed
+	info, err := os.Stat(tmp)
+	if err != nil {
+		return fmt.Errorf("write release %s: %w", r.ID, err)
+	}
+	file := store.FileState{Digest: digestOf(data), Size: info.Size(), MTime: info.ModTime().UnixNano()}
+
+	hook := func() (func(bool), error) {
+		var finishes []func(bool)
+		finishAll := func(ok bool) {
+			for _, f := range finishes {
+				if f != nil {
+					f(ok)
+				}
+			}
+			syncDir(dir)
+		}
+		f, err := replace(tmp, c.releaseFile(r.Project, r.ID))
+		if err != nil {
+			return nil, fmt.Errorf("write release %s: %w", r.ID, err)
+		}
+		finishes = append(finishes, f)
+		if makeCurrent {
+			f, err := c.writeCurrent(r.Project, r.Environment, r.ID)
+			if err != nil {
+				finishAll(false)
+				return nil, err
+			}
+			finishes = append(finishes, f)
+		}
+		if err := syncDir(dir); err != nil {
+			finishAll(false)
+			return nil, fmt.Errorf("sync release folder: %w", err)
+		}
+		return finishAll, nil
+	}
+	if err := c.store.PutRelease(ctx, snap, file, makeCurrent, hook); err != nil {
+		return err
+	}
+	if err := c.store.Optimize(ctx); err != nil {
+		c.log.Debug("optimize index", "err", err)
+	}
+	return nil
+}
+
+// encodeRelease renders a snapshot as the JSON of a release file.
+func encodeRelease(snap *store.Snapshot) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(newDocument(snap)); err != nil {
+		return nil, fmt.Errorf("encode release %s: %w", snap.Release.ID, err)
+	}
+	return buf.Bytes(), nil
+}
+
+func digestOf(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// splitName returns the stem of a file name with the given extension.
+func splitName(name, ext string) (string, bool) {
+	stem, ok := strings.CutSuffix(name, ext)
+	return stem, ok && ValidName(stem)
+}

@@ -1,0 +1,171 @@
+package indexer
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/hubsnap/hubsnap/store"
+)
+
+// Reconcile brings the index in line with the release files: it indexes new
+// and changed files, drops releases whose file is gone or no longer valid,
+// and mirrors the .current pointers. A file whose size and modification time
+// match the index is taken as unchanged without being read; one that differs
+// is hashed and re-indexed only if its content changed. Invalid files are
+// logged and skipped, never deleted.
+//
+// Each release is indexed in its own transaction, so a reader never sees
+// half of one.
+func (c *Cache) Reconcile(ctx context.Context) error {
+	known, err := c.store.IndexedFiles(ctx)
+	if err != nil {
+		return err
+	}
+	root := filepath.Join(c.dir, releasesDir)
+	projects, err := os.ReadDir(root)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("read cache: %w", err)
+	}
+	valid := map[store.ReleaseKey]string{} // valid release -> its environment
+	var pointers []store.Pointer
+	for _, p := range projects {
+		if !p.IsDir() || !ValidName(p.Name()) {
+			continue
+		}
+		ptrs, err := c.reconcileProject(ctx, p.Name(), known, valid)
+		if err != nil {
+			return err
+		}
+		pointers = append(pointers, ptrs...)
+	}
+	for key := range known {
+		if _, ok := valid[key]; !ok {
+			c.log.Info("release file gone; dropping it from the index", "project", key.Project, "release", key.ID)
+			if err := c.store.DeleteRelease(ctx, key); err != nil {
+				return err
+			}
+		}
+	}
+
+	// Mirror the pointers whose release is indexed and of their environment;
+	// the others answer NO_RELEASE until a valid release comes back.
+	pointers = slices.DeleteFunc(pointers, func(p store.Pointer) bool {
+		env, ok := valid[store.ReleaseKey{Project: p.Project, ID: p.ID}]
+		return !ok || env != p.Environment
+	})
+	slices.SortFunc(pointers, func(a, b store.Pointer) int {
+		return cmp.Or(strings.Compare(a.Project, b.Project), strings.Compare(a.Environment, b.Environment))
+	})
+	have, err := c.store.Pointers(ctx)
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(have, pointers) {
+		return c.store.ReplacePointers(ctx, pointers)
+	}
+	return nil
+}
+
+// reconcileProject handles one project folder. It marks the valid releases
+// in valid and returns the folder's pointers, sorted by environment.
+func (c *Cache) reconcileProject(ctx context.Context, project string, known map[store.ReleaseKey]store.IndexedFile,
+	valid map[store.ReleaseKey]string) ([]store.Pointer, error) {
+	dir := c.projectDir(project)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read cache: %w", err)
+	}
+	var pointers []store.Pointer
+	for _, e := range entries {
+		if !e.Type().IsRegular() { // no folders, no symlinks out of the cache
+			continue
+		}
+		name := e.Name()
+		if env, ok := splitName(name, currentExt); ok {
+			if id, ok := c.readPointer(filepath.Join(dir, name)); ok {
+				pointers = append(pointers, store.Pointer{Project: project, Environment: env, ID: id})
+			}
+			continue
+		}
+		id, ok := splitName(name, releaseExt)
+		if !ok {
+			continue
+		}
+		key := store.ReleaseKey{Project: project, ID: id}
+		env, ok, err := c.reconcileRelease(ctx, key, e, known)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			valid[key] = env
+		}
+	}
+	return pointers, nil
+}
+
+// reconcileRelease indexes one release file if it changed. It reports
+// whether the file is a valid release, and the release's environment.
+func (c *Cache) reconcileRelease(ctx context.Context, key store.ReleaseKey, e os.DirEntry,
+	known map[store.ReleaseKey]store.IndexedFile) (string, bool, error) {
+	info, err := e.Info()
+	if err != nil {
+		return "", false, nil // gone since the listing
+	}
+	path := c.releaseFile(key.Project, key.ID)
+	was, indexed := known[key]
+	if indexed && was.Size == info.Size() && was.MTime == info.ModTime().UnixNano() {
+		return was.Environment, true, nil
+	}
+	if info.Size() > maxReleaseFile {
+		c.log.Warn("skipping release file: too large", "file", path, "size", info.Size())
+		return "", false, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		c.log.Warn("skipping release file: cannot read it", "file", path, "err", err)
+		return "", false, nil
+	}
+	file := store.FileState{Digest: digestOf(data), Size: int64(len(data)), MTime: info.ModTime().UnixNano()}
+	if indexed && was.Digest == file.Digest {
+		return was.Environment, true, c.store.TouchFile(ctx, key, file)
+	}
+	snap, err := Decode(data)
+	if err == nil && (snap.Release.ID != key.ID || snap.Release.Project != key.Project) {
+		err = fmt.Errorf("it holds release %q of project %q", snap.Release.ID, snap.Release.Project)
+	}
+	if err != nil {
+		c.log.Warn("skipping release file", "file", path, "err", err)
+		return "", false, nil
+	}
+	if snap.Origin.Digest == "" { // a file put here by hand, not by hubsnap
+		snap.Origin = store.Origin{Source: store.SourceImport, Digest: file.Digest,
+			SyncedAt: info.ModTime().UTC().Format(time.RFC3339)}
+	}
+	c.log.Info("indexing release file", "project", key.Project, "release", key.ID)
+	if err := c.store.PutRelease(ctx, snap, file, false, nil); err != nil {
+		return "", false, err
+	}
+	return snap.Release.Environment, true, nil
+}
+
+// readPointer reads a .current file: one release id on one line.
+func (c *Cache) readPointer(path string) (string, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) > 1024 {
+		c.log.Warn("skipping current-release file", "file", path, "err", err)
+		return "", false
+	}
+	id := strings.TrimSpace(string(data))
+	if !ValidName(id) {
+		c.log.Warn("skipping current-release file: not a release id", "file", path)
+		return "", false
+	}
+	return id, true
+}

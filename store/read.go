@@ -1,0 +1,432 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Target selects the current release of a project and environment: what
+// every tool of the MCP server reads.
+type Target struct {
+	Project     string
+	Environment string
+}
+
+const releaseColumns = `r.project, r.release_id, r.environment, r.version, r.created_at, r.synced_at, r.source,
+	r.digest, r.table_count, r.logic_count,
+	EXISTS (SELECT 1 FROM current_releases c WHERE c.release = r.id)`
+
+func scanReleaseInfo(row interface{ Scan(...any) error }) (ReleaseInfo, error) {
+	var ri ReleaseInfo
+	err := row.Scan(&ri.Project, &ri.ID, &ri.Environment, &ri.Version, &ri.CreatedAt, &ri.SyncedAt, &ri.Source,
+		&ri.Digest, &ri.Tables, &ri.Logics, &ri.Current)
+	return ri, err
+}
+
+// Releases lists the cached releases of project (of every project when
+// project is ""), by project, then newest version first.
+func (s *Store) Releases(ctx context.Context, project string) ([]ReleaseInfo, error) {
+	rows, err := s.r.QueryContext(ctx, "SELECT "+releaseColumns+` FROM releases r
+		WHERE ? = '' OR r.project = ? ORDER BY r.project, r.version DESC, r.release_id`, project, project)
+	if err != nil {
+		return nil, fmt.Errorf("list releases: %w", err)
+	}
+	defer rows.Close()
+	var out []ReleaseInfo
+	for rows.Next() {
+		ri, err := scanReleaseInfo(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list releases: %w", err)
+		}
+		out = append(out, ri)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list releases: %w", err)
+	}
+	return out, nil
+}
+
+// ReleaseInfo describes one cached release; NotFound when it is not cached.
+func (s *Store) ReleaseInfo(ctx context.Context, key ReleaseKey) (ReleaseInfo, error) {
+	ri, err := scanReleaseInfo(s.r.QueryRowContext(ctx, "SELECT "+releaseColumns+
+		" FROM releases r WHERE r.project = ? AND r.release_id = ?", key.Project, key.ID))
+	if err == sql.ErrNoRows {
+		return ri, Errorf(NotFound, "release %q of project %q is not in the cache", key.ID, key.Project)
+	}
+	if err != nil {
+		return ri, fmt.Errorf("read release %s: %w", key.ID, err)
+	}
+	return ri, nil
+}
+
+// Current describes the current release of t; NoRelease when there is none.
+func (s *Store) Current(ctx context.Context, t Target) (ReleaseInfo, error) {
+	var ri ReleaseInfo
+	err := s.view(ctx, func(tx *sql.Tx) error {
+		var err error
+		ri, err = current(ctx, tx, t)
+		return err
+	})
+	return ri, err
+}
+
+// Pointers lists the current-release pointers held by the index.
+func (s *Store) Pointers(ctx context.Context) ([]Pointer, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT c.project, c.environment, r.release_id
+		FROM current_releases c JOIN releases r ON r.id = c.release ORDER BY c.project, c.environment`)
+	if err != nil {
+		return nil, fmt.Errorf("list current releases: %w", err)
+	}
+	defer rows.Close()
+	var out []Pointer
+	for rows.Next() {
+		var p Pointer
+		if err := rows.Scan(&p.Project, &p.Environment, &p.ID); err != nil {
+			return nil, fmt.Errorf("list current releases: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// IndexedFile is what the index knows of a release file.
+type IndexedFile struct {
+	FileState
+	Environment string // of the release in the file
+}
+
+// IndexedFiles returns what the index knows of each release file, by release.
+func (s *Store) IndexedFiles(ctx context.Context) (map[ReleaseKey]IndexedFile, error) {
+	rows, err := s.r.QueryContext(ctx, "SELECT project, release_id, environment, file_digest, file_size, file_mtime FROM releases")
+	if err != nil {
+		return nil, fmt.Errorf("list release files: %w", err)
+	}
+	defer rows.Close()
+	out := map[ReleaseKey]IndexedFile{}
+	for rows.Next() {
+		var k ReleaseKey
+		var f IndexedFile
+		if err := rows.Scan(&k.Project, &k.ID, &f.Environment, &f.Digest, &f.Size, &f.MTime); err != nil {
+			return nil, fmt.Errorf("list release files: %w", err)
+		}
+		out[k] = f
+	}
+	return out, rows.Err()
+}
+
+// Tables lists the tables of t's current release, sorted by connection and
+// name; only those of connection when it is not "".
+func (s *Store) Tables(ctx context.Context, t Target, connection string) ([]TableRef, error) {
+	out := []TableRef{}
+	err := s.view(ctx, func(tx *sql.Tx) error {
+		ri, err := currentID(ctx, tx, t)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT connection, name FROM tables
+			WHERE release = ? AND (? = '' OR connection = ?) ORDER BY connection, name`, ri, connection, connection)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var r TableRef
+			if err := rows.Scan(&r.Connection, &r.Name); err != nil {
+				return err
+			}
+			out = append(out, r)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// Table returns one table of t's current release with its columns, keys,
+// indexes and the foreign keys that point at it. With connection "", the
+// name must be unique across connections: Ambiguous lists the qualified
+// names otherwise. An unknown table is NotFound.
+func (s *Store) Table(ctx context.Context, t Target, connection, name string) (*Table, error) {
+	var out *Table
+	err := s.view(ctx, func(tx *sql.Tx) error {
+		rel, err := currentID(ctx, tx, t)
+		if err != nil {
+			return err
+		}
+		id, tbl, err := findTable(ctx, tx, rel, connection, name)
+		if err != nil {
+			return err
+		}
+		if err := readTable(ctx, tx, rel, id, tbl); err != nil {
+			return err
+		}
+		out = tbl
+		return nil
+	})
+	return out, err
+}
+
+func findTable(ctx context.Context, tx *sql.Tx, rel int64, connection, name string) (int64, *Table, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, connection, name, comment, primary_key FROM tables
+		WHERE release = ? AND name = ? AND (? = '' OR connection = ?) ORDER BY connection LIMIT 50`,
+		rel, name, connection, connection)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	var found []*Table
+	for rows.Next() {
+		var id int64
+		var pk string
+		tbl := &Table{}
+		if err := rows.Scan(&id, &tbl.Connection, &tbl.Name, &tbl.Comment, &pk); err != nil {
+			return 0, nil, err
+		}
+		if tbl.PrimaryKey, err = decodeList(pk); err != nil {
+			return 0, nil, err
+		}
+		ids = append(ids, id)
+		found = append(found, tbl)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, nil, err
+	}
+	switch len(found) {
+	case 0:
+		if connection != "" {
+			return 0, nil, Errorf(NotFound, "table %q not found in connection %q", name, connection)
+		}
+		return 0, nil, Errorf(NotFound, "table %q not found", name)
+	case 1:
+		return ids[0], found[0], nil
+	}
+	names := make([]string, len(found))
+	for i, tbl := range found {
+		names[i] = tbl.Connection + "." + tbl.Name
+	}
+	return 0, nil, Errorf(Ambiguous, "table %q is in several connections: %s; ask for one of them",
+		name, strings.Join(names, ", "))
+}
+
+func readTable(ctx context.Context, tx *sql.Tx, rel, id int64, t *Table) error {
+	rows, err := tx.QueryContext(ctx, `SELECT name, type, nullable, comment, default_value, enum_values
+		FROM columns WHERE table_id = ? ORDER BY position`, id)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var c Column
+		var enum string
+		if err := rows.Scan(&c.Name, &c.Type, &c.Nullable, &c.Comment, &c.Default, &enum); err != nil {
+			rows.Close()
+			return err
+		}
+		if c.Enum, err = decodeList(enum); err != nil {
+			rows.Close()
+			return err
+		}
+		t.Columns = append(t.Columns, c)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+
+	rows, err = tx.QueryContext(ctx, `SELECT name, columns, ref_connection, ref_table, ref_columns, on_delete
+		FROM foreign_keys WHERE table_id = ? ORDER BY position`, id)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var fk ForeignKey
+		var cols, refCols string
+		if err := rows.Scan(&fk.Name, &cols, &fk.RefConnection, &fk.RefTable, &refCols, &fk.OnDelete); err != nil {
+			rows.Close()
+			return err
+		}
+		if fk.Columns, err = decodeList(cols); err == nil {
+			fk.RefColumns, err = decodeList(refCols)
+		}
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		t.ForeignKeys = append(t.ForeignKeys, fk)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+
+	rows, err = tx.QueryContext(ctx, `SELECT name, columns, is_unique FROM indexes WHERE table_id = ? ORDER BY position`, id)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var ix Index
+		var cols string
+		if err := rows.Scan(&ix.Name, &cols, &ix.Unique); err != nil {
+			rows.Close()
+			return err
+		}
+		if ix.Columns, err = decodeList(cols); err != nil {
+			rows.Close()
+			return err
+		}
+		t.Indexes = append(t.Indexes, ix)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+
+	rows, err = tx.QueryContext(ctx, `SELECT t.connection, t.name, f.name, f.columns, f.ref_columns
+		FROM foreign_keys f JOIN tables t ON t.id = f.table_id
+		WHERE f.release = ? AND f.ref_connection = ? AND f.ref_table = ?
+		ORDER BY t.connection, t.name, f.position`, rel, t.Connection, t.Name)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r Reference
+		var cols, refCols string
+		if err := rows.Scan(&r.Connection, &r.Table, &r.Name, &cols, &refCols); err != nil {
+			return err
+		}
+		if r.Columns, err = decodeList(cols); err == nil {
+			r.RefColumns, err = decodeList(refCols)
+		}
+		if err != nil {
+			return err
+		}
+		t.ReferencedBy = append(t.ReferencedBy, r)
+	}
+	return rows.Err()
+}
+
+// Logics lists the logic names of t's current release, sorted.
+func (s *Store) Logics(ctx context.Context, t Target) ([]string, error) {
+	out := []string{}
+	err := s.view(ctx, func(tx *sql.Tx) error {
+		rel, err := currentID(ctx, tx, t)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, "SELECT name FROM logics WHERE release = ? ORDER BY name", rel)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var name string
+			if err := rows.Scan(&name); err != nil {
+				return err
+			}
+			out = append(out, name)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// Logic returns one logic of t's current release; NotFound when unknown.
+func (s *Store) Logic(ctx context.Context, t Target, name string) (*Logic, error) {
+	var out *Logic
+	err := s.view(ctx, func(tx *sql.Tx) error {
+		rel, err := currentID(ctx, tx, t)
+		if err != nil {
+			return err
+		}
+		l := &Logic{}
+		var id int64
+		var roles string
+		err = tx.QueryRowContext(ctx, `SELECT id, name, description, sql, auth_required, auth_roles
+			FROM logics WHERE release = ? AND name = ?`, rel, name).
+			Scan(&id, &l.Name, &l.Description, &l.SQL, &l.Auth.Required, &roles)
+		if err == sql.ErrNoRows {
+			return Errorf(NotFound, "logic %q not found", name)
+		}
+		if err != nil {
+			return err
+		}
+		if l.Auth.Roles, err = decodeList(roles); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, "SELECT name, type, required FROM logic_params WHERE logic_id = ? ORDER BY position", id)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var p Param
+			if err := rows.Scan(&p.Name, &p.Type, &p.Required); err != nil {
+				return err
+			}
+			l.Params = append(l.Params, p)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		out = l
+		return nil
+	})
+	return out, err
+}
+
+// view runs fn in one read transaction on the read pool, so every query in
+// it sees the same committed state.
+func (s *Store) view(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("read index: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		if _, ok := errors.AsType[*Error](err); ok {
+			return err
+		}
+		return fmt.Errorf("read index: %w", err)
+	}
+	return nil
+}
+
+func current(ctx context.Context, tx *sql.Tx, t Target) (ReleaseInfo, error) {
+	ri, err := scanReleaseInfo(tx.QueryRowContext(ctx, "SELECT "+releaseColumns+` FROM releases r
+		JOIN current_releases c ON c.release = r.id WHERE c.project = ? AND c.environment = ?`, t.Project, t.Environment))
+	if err == sql.ErrNoRows {
+		return ri, noRelease(t)
+	}
+	return ri, err
+}
+
+func currentID(ctx context.Context, tx *sql.Tx, t Target) (int64, error) {
+	var id int64
+	err := tx.QueryRowContext(ctx, "SELECT release FROM current_releases WHERE project = ? AND environment = ?",
+		t.Project, t.Environment).Scan(&id)
+	if err == sql.ErrNoRows {
+		return 0, noRelease(t)
+	}
+	return id, err
+}
+
+func noRelease(t Target) *Error {
+	return Errorf(NoRelease, "no current release for project %q, environment %q; run `hubsnap snapshot sync`",
+		t.Project, t.Environment)
+}
+
+// decodeList decodes a JSON array of names written by jsonList.
+func decodeList(s string) ([]string, error) {
+	if s == "" || s == "[]" {
+		return nil, nil
+	}
+	var out []string
+	if err := json.Unmarshal([]byte(s), &out); err != nil {
+		return nil, fmt.Errorf("decode name list: %w", err)
+	}
+	return out, nil
+}

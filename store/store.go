@@ -1,0 +1,235 @@
+// Package store is hubsnap's domain model and its SQLite index.
+//
+// The index (index.db in the cache folder) holds every cached release in
+// relational form, shaped for the lookups the MCP tools make: a table by name
+// and connection, the tables of a connection, the foreign keys pointing at a
+// table, a logic by name. It is derived data: package indexer rebuilds it
+// from the release files whenever it is missing or corrupt.
+//
+// A Store has one writer connection and a small pool of read-only
+// connections. Every write runs in one immediate transaction, so readers
+// (which keep their own WAL snapshot) never see half a release.
+//
+// All SQL of hubsnap lives in this package.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/hubsnap/hubsnap/migrations"
+)
+
+// readers is the size of the read-only connection pool.
+const readers = 4
+
+// The pragmas every connection gets. They are built from constants only:
+// modernc runs _pragma values as raw SQL.
+const (
+	writePragmas = "_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(1)&_txlock=immediate"
+	readPragmas  = "mode=ro&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)"
+)
+
+// ErrCorrupt reports an index file that is not a usable hubsnap index:
+// not a database, damaged, or written by a newer hubsnap. The index is
+// derived data, so the caller may delete it and rebuild.
+var ErrCorrupt = errors.New("index is corrupt")
+
+// Store is the SQLite index of cached releases.
+type Store struct {
+	path string
+	w    *sql.DB // the one writer
+	r    *sql.DB // read-only pool
+}
+
+// Open opens (creating if needed) the index at path and applies any missing
+// migrations. Errors that mean the file is damaged wrap ErrCorrupt.
+func Open(ctx context.Context, path string) (*Store, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	w, err := sql.Open("sqlite", dsn(abs, writePragmas))
+	if err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+
+	s := &Store{path: abs, w: w}
+	if err := s.init(ctx); err != nil {
+		w.Close()
+		return nil, err
+	}
+	// The read pool opens after the writer has put the file in WAL mode.
+	r, err := sql.Open("sqlite", dsn(abs, readPragmas))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	r.SetMaxOpenConns(readers)
+	r.SetMaxIdleConns(readers)
+	s.r = r
+	return s, nil
+}
+
+// dsn builds a modernc DSN for an absolute path. SQLite decodes %XX in a
+// file: URI and treats '?' and '#' as delimiters, so those are escaped.
+func dsn(abs, params string) string {
+	p := filepath.ToSlash(abs)
+	p = strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(p)
+	if !strings.HasPrefix(p, "/") { // Windows: file:/C:/...
+		p = "/" + p
+	}
+	return "file:" + p + "?" + params
+}
+
+// init checks that the file is a healthy database and migrates it.
+func (s *Store) init(ctx context.Context) error {
+	if err := s.w.PingContext(ctx); err != nil {
+		return classify("open index", err)
+	}
+	var result string
+	if err := s.w.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result); err != nil {
+		return classify("check index", err)
+	}
+	if result != "ok" {
+		return fmt.Errorf("check index: %w: %s", ErrCorrupt, result)
+	}
+	return s.migrate(ctx)
+}
+
+// classify wraps err, marking the SQLite results that mean a damaged file.
+func classify(op string, err error) error {
+	if se, ok := errors.AsType[*sqlite.Error](err); ok {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+			return fmt.Errorf("%s: %w: %v", op, ErrCorrupt, err)
+		}
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}
+
+// migrate applies the migrations the file lacks, one transaction each.
+func (s *Store) migrate(ctx context.Context) error {
+	if _, err := s.w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		version    INTEGER PRIMARY KEY,
+		name       TEXT NOT NULL,
+		applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+	)`); err != nil {
+		return classify("migrate index", err)
+	}
+	files, err := migrationFiles()
+	if err != nil {
+		return err
+	}
+	var newest int
+	if err := s.w.QueryRowContext(ctx, "SELECT coalesce(max(version), 0) FROM schema_migrations").Scan(&newest); err != nil {
+		return classify("migrate index", err)
+	}
+	if len(files) > 0 && newest > files[len(files)-1].version {
+		return fmt.Errorf("migrate index: %w: written by a newer hubsnap (schema version %d, this build knows %d)",
+			ErrCorrupt, newest, files[len(files)-1].version)
+	}
+	for _, f := range files {
+		if f.version <= newest {
+			continue
+		}
+		if err := s.apply(ctx, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type migration struct {
+	version int
+	name    string
+}
+
+// migrationFiles lists the embedded migrations in order.
+func migrationFiles() ([]migration, error) {
+	names, err := fs.Glob(migrations.FS, "*.sql")
+	if err != nil {
+		return nil, fmt.Errorf("list migrations: %w", err)
+	}
+	var out []migration
+	for _, name := range names {
+		var v int
+		if _, err := fmt.Sscanf(name, "%04d_", &v); err != nil || v <= 0 {
+			return nil, fmt.Errorf("migration %s: name must start with a positive 4-digit number", name)
+		}
+		if len(out) > 0 && out[len(out)-1].version == v {
+			return nil, fmt.Errorf("migration %s: version %d used twice", name, v)
+		}
+		out = append(out, migration{version: v, name: name})
+	}
+	slices.SortFunc(out, func(a, b migration) int { return a.version - b.version })
+	return out, nil
+}
+
+func (s *Store) apply(ctx context.Context, m migration) error {
+	body, err := fs.ReadFile(migrations.FS, m.name)
+	if err != nil {
+		return fmt.Errorf("migration %s: %w", m.name, err)
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return classify("migration "+m.name, err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+		return classify("migration "+m.name, err)
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (version, name) VALUES (?, ?)", m.version, m.name); err != nil {
+		return classify("migration "+m.name, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return classify("migration "+m.name, err)
+	}
+	return nil
+}
+
+// Path returns the absolute path of the index file.
+func (s *Store) Path() string { return s.path }
+
+// SchemaVersion returns the newest migration applied to the index.
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := s.r.QueryRowContext(ctx, "SELECT coalesce(max(version), 0) FROM schema_migrations").Scan(&v)
+	return v, err
+}
+
+// Optimize folds the write-ahead log back into the database file and
+// refreshes the query planner's statistics. Call it after large writes.
+func (s *Store) Optimize(ctx context.Context) error {
+	if _, err := s.w.ExecContext(ctx, "PRAGMA optimize"); err != nil {
+		return fmt.Errorf("optimize index: %w", err)
+	}
+	if _, err := s.w.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		return fmt.Errorf("checkpoint index: %w", err)
+	}
+	return nil
+}
+
+// Close closes the index. The writer closes last, so SQLite checkpoints the
+// log and removes the -wal and -shm files when no other process holds them.
+func (s *Store) Close() error {
+	var errs []error
+	if s.r != nil {
+		errs = append(errs, s.r.Close())
+	}
+	errs = append(errs, s.w.Close())
+	return errors.Join(errs...)
+}

@@ -1,0 +1,302 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Hook runs inside a write transaction, after its SQL and just before it
+// commits: the place for file operations that must take effect together with
+// the index change. Because the transaction is immediate, hooks of processes
+// that share the index never run at the same time.
+//
+// If the hook fails, the transaction rolls back. Otherwise finish (when not
+// nil) is called once the outcome is known: committed is false when the
+// commit failed, and finish must then undo what the hook did.
+type Hook func() (finish func(committed bool), err error)
+
+// ReleaseKey identifies a cached release.
+type ReleaseKey struct {
+	Project string
+	ID      string
+}
+
+// PutRelease stores snap in the index, replacing any release with the same
+// project and id, in one immediate transaction. file describes the release
+// file it came from. When makeCurrent is set, the release also becomes
+// current for its project and environment. hook may be nil.
+func (s *Store) PutRelease(ctx context.Context, snap *Snapshot, file FileState, makeCurrent bool, hook Hook) error {
+	return s.write(ctx, "store release "+snap.Release.ID, hook, func(tx *sql.Tx) error {
+		id, err := putRelease(ctx, tx, snap, file)
+		if err != nil {
+			return err
+		}
+		if makeCurrent {
+			return setCurrent(ctx, tx, snap.Release.Project, snap.Release.Environment, id)
+		}
+		return nil
+	})
+}
+
+// SetCurrent makes the cached release id current for project and
+// environment. It fails with NotFound when the index does not hold the
+// release, and InvalidArgument when the release belongs to another
+// environment. hook may be nil.
+func (s *Store) SetCurrent(ctx context.Context, project, environment, id string, hook Hook) error {
+	return s.write(ctx, "set current release", hook, func(tx *sql.Tx) error {
+		var pk int64
+		var env string
+		err := tx.QueryRowContext(ctx,
+			"SELECT id, environment FROM releases WHERE project = ? AND release_id = ?", project, id).Scan(&pk, &env)
+		if err == sql.ErrNoRows {
+			return Errorf(NotFound, "release %q of project %q is not in the cache", id, project)
+		}
+		if err != nil {
+			return err
+		}
+		if env != environment {
+			return Errorf(InvalidArgument, "release %q is for environment %q, not %q", id, env, environment)
+		}
+		return setCurrent(ctx, tx, project, environment, pk)
+	})
+}
+
+// Pointer is a current-release pointer: the release id that is current for a
+// project and environment.
+type Pointer struct {
+	Project     string
+	Environment string
+	ID          string
+}
+
+// ReplacePointers makes the index's current releases exactly ptrs, skipping
+// pointers whose release the index does not hold or that name a release of
+// another environment (those answer NoRelease).
+func (s *Store) ReplacePointers(ctx context.Context, ptrs []Pointer) error {
+	return s.write(ctx, "set current releases", nil, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM current_releases"); err != nil {
+			return err
+		}
+		for _, p := range ptrs {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO current_releases (project, environment, release)
+				SELECT ?, ?, id FROM releases WHERE project = ? AND release_id = ? AND environment = ?`,
+				p.Project, p.Environment, p.Project, p.ID, p.Environment); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// DeleteRelease removes a release and everything in it from the index. A
+// current pointer to it goes too. Deleting a release that is not there is
+// not an error.
+func (s *Store) DeleteRelease(ctx context.Context, key ReleaseKey) error {
+	return s.write(ctx, "delete release "+key.ID, nil, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, "DELETE FROM releases WHERE project = ? AND release_id = ?", key.Project, key.ID)
+		return err
+	})
+}
+
+// TouchFile records a new size and modification time for a release file
+// whose content is unchanged.
+func (s *Store) TouchFile(ctx context.Context, key ReleaseKey, file FileState) error {
+	return s.write(ctx, "update release file state", nil, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, "UPDATE releases SET file_size = ?, file_mtime = ? WHERE project = ? AND release_id = ?",
+			file.Size, file.MTime, key.Project, key.ID)
+		return err
+	})
+}
+
+// write runs fn and then hook in one immediate transaction and commits.
+func (s *Store) write(ctx context.Context, op string, hook Hook, fn func(*sql.Tx) error) (err error) {
+	tx, err := s.w.BeginTx(ctx, nil) // immediate: _txlock=immediate in the DSN
+	if err != nil {
+		return classify(op, err)
+	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	if err := fn(tx); err != nil {
+		if _, ok := errors.AsType[*Error](err); ok {
+			return err
+		}
+		return classify(op, err)
+	}
+	var finish func(bool)
+	if hook != nil {
+		if finish, err = hook(); err != nil {
+			return err
+		}
+	}
+	err = tx.Commit()
+	if finish != nil {
+		finish(err == nil)
+	}
+	if err != nil {
+		return classify(op, err)
+	}
+	return nil
+}
+
+func setCurrent(ctx context.Context, tx *sql.Tx, project, environment string, release int64) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO current_releases (project, environment, release) VALUES (?, ?, ?)
+		ON CONFLICT (project, environment) DO UPDATE SET release = excluded.release`, project, environment, release)
+	return err
+}
+
+// putRelease upserts the release row, keeping its primary key so a current
+// pointer to it survives, and rewrites all of its contents.
+func putRelease(ctx context.Context, tx *sql.Tx, snap *Snapshot, file FileState) (int64, error) {
+	r, o := snap.Release, snap.Origin
+	if o.SyncedAt == "" {
+		o.SyncedAt = time.Now().UTC().Format(time.RFC3339)
+	}
+	var id int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO releases (project, release_id, environment, version, created_at,
+			synced_at, source, digest, file_digest, file_size, file_mtime, table_count, logic_count)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (project, release_id) DO UPDATE SET
+			environment = excluded.environment, version = excluded.version, created_at = excluded.created_at,
+			synced_at = excluded.synced_at, source = excluded.source, digest = excluded.digest,
+			file_digest = excluded.file_digest, file_size = excluded.file_size, file_mtime = excluded.file_mtime,
+			table_count = excluded.table_count, logic_count = excluded.logic_count
+		RETURNING id`,
+		r.Project, r.ID, r.Environment, r.Version, r.CreatedAt, o.SyncedAt, o.Source, o.Digest,
+		file.Digest, file.Size, file.MTime, len(snap.Tables), len(snap.Logics)).Scan(&id)
+	if err != nil {
+		return 0, err
+	}
+	// A current pointer of another environment must not follow a release
+	// whose environment changed.
+	if _, err := tx.ExecContext(ctx, "DELETE FROM current_releases WHERE release = ? AND environment <> ?", id, r.Environment); err != nil {
+		return 0, err
+	}
+	for _, q := range []string{
+		"DELETE FROM connections WHERE release = ?",
+		"DELETE FROM tables WHERE release = ?", // cascades to columns, keys and indexes
+		"DELETE FROM logics WHERE release = ?", // cascades to params
+	} {
+		if _, err := tx.ExecContext(ctx, q, id); err != nil {
+			return 0, err
+		}
+	}
+	ins, err := prepareInserts(ctx, tx)
+	if err != nil {
+		return 0, err
+	}
+	defer ins.close()
+	for i, c := range snap.Connections {
+		if _, err := ins.connection.ExecContext(ctx, id, c.Name, c.Engine, i); err != nil {
+			return 0, fmt.Errorf("connection %q: %w", c.Name, err)
+		}
+	}
+	for i := range snap.Tables {
+		if err := ins.table(ctx, id, i, &snap.Tables[i]); err != nil {
+			return 0, fmt.Errorf("table %q: %w", snap.Tables[i].Name, err)
+		}
+	}
+	for i := range snap.Logics {
+		if err := ins.logic(ctx, id, i, &snap.Logics[i]); err != nil {
+			return 0, fmt.Errorf("logic %q: %w", snap.Logics[i].Name, err)
+		}
+	}
+	return id, nil
+}
+
+// inserts holds the prepared statements that write a release's contents.
+type inserts struct {
+	connection, tbl, column, fk, index, lgc, param *sql.Stmt
+}
+
+func prepareInserts(ctx context.Context, tx *sql.Tx) (*inserts, error) {
+	ins := &inserts{}
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{&ins.connection, "INSERT INTO connections (release, name, engine, position) VALUES (?, ?, ?, ?)"},
+		{&ins.tbl, `INSERT INTO tables (release, connection, name, comment, position, primary_key)
+			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`},
+		{&ins.column, `INSERT INTO columns (table_id, position, name, type, nullable, comment, default_value, enum_values)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&ins.fk, `INSERT INTO foreign_keys (table_id, release, position, name, columns, ref_connection, ref_table,
+			ref_columns, on_delete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`},
+		{&ins.index, "INSERT INTO indexes (table_id, position, name, columns, is_unique) VALUES (?, ?, ?, ?, ?)"},
+		{&ins.lgc, `INSERT INTO logics (release, name, description, sql, auth_required, auth_roles, position)
+			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`},
+		{&ins.param, "INSERT INTO logic_params (logic_id, position, name, type, required) VALUES (?, ?, ?, ?, ?)"},
+	} {
+		stmt, err := tx.PrepareContext(ctx, p.sql)
+		if err != nil {
+			ins.close()
+			return nil, err
+		}
+		*p.stmt = stmt
+	}
+	return ins, nil
+}
+
+func (ins *inserts) close() {
+	for _, s := range []*sql.Stmt{ins.connection, ins.tbl, ins.column, ins.fk, ins.index, ins.lgc, ins.param} {
+		if s != nil {
+			s.Close()
+		}
+	}
+}
+
+func (ins *inserts) table(ctx context.Context, release int64, pos int, t *Table) error {
+	var id int64
+	if err := ins.tbl.QueryRowContext(ctx, release, t.Connection, t.Name, t.Comment, pos, jsonList(t.PrimaryKey)).Scan(&id); err != nil {
+		return err
+	}
+	for i, c := range t.Columns {
+		if _, err := ins.column.ExecContext(ctx, id, i, c.Name, c.Type, c.Nullable, c.Comment, c.Default, jsonList(c.Enum)); err != nil {
+			return fmt.Errorf("column %q: %w", c.Name, err)
+		}
+	}
+	for i, fk := range t.ForeignKeys {
+		if _, err := ins.fk.ExecContext(ctx, id, release, i, fk.Name, jsonList(fk.Columns), fk.RefConnection, fk.RefTable,
+			jsonList(fk.RefColumns), fk.OnDelete); err != nil {
+			return fmt.Errorf("foreign key %d: %w", i, err)
+		}
+	}
+	for i, ix := range t.Indexes {
+		if _, err := ins.index.ExecContext(ctx, id, i, ix.Name, jsonList(ix.Columns), ix.Unique); err != nil {
+			return fmt.Errorf("index %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+func (ins *inserts) logic(ctx context.Context, release int64, pos int, l *Logic) error {
+	var id int64
+	if err := ins.lgc.QueryRowContext(ctx, release, l.Name, l.Description, l.SQL, l.Auth.Required,
+		jsonList(l.Auth.Roles), pos).Scan(&id); err != nil {
+		return err
+	}
+	for i, p := range l.Params {
+		if _, err := ins.param.ExecContext(ctx, id, i, p.Name, p.Type, p.Required); err != nil {
+			return fmt.Errorf("param %q: %w", p.Name, err)
+		}
+	}
+	return nil
+}
+
+// jsonList encodes a list of names as a JSON array, "[]" when empty.
+func jsonList(names []string) string {
+	if len(names) == 0 {
+		return "[]"
+	}
+	b, err := json.Marshal(names)
+	if err != nil { // []string always marshals
+		panic(err)
+	}
+	return string(b)
+}
