@@ -75,8 +75,9 @@ func Open(ctx context.Context, dir string, log *slog.Logger) (*Cache, error) {
 	return c, nil
 }
 
-// exists reports whether dir holds a cache already.
-func exists(dir string) bool {
+// Exists reports whether dir holds a cache already. Commands that only read
+// use it to avoid creating an empty cache.
+func Exists(dir string) bool {
 	_, err := os.Stat(dir)
 	return err == nil
 }

@@ -65,7 +65,7 @@ func Sync(ctx context.Context, opts SyncOptions) (Result, error) {
 		}
 	}()
 	have := ""
-	if exists(opts.CacheDir) {
+	if Exists(opts.CacheDir) {
 		if c, err = Open(ctx, opts.CacheDir, opts.Log); err != nil {
 			return Result{}, err
 		}

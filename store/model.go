@@ -21,7 +21,6 @@ type Origin struct {
 	SyncedAt string
 }
 
-
 // Sources of a cached release.
 const (
 	SourceHub    = "hub"

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hubsnap/hubsnap/indexer"
+)
+
+// Environment variables of the settings (SPEC §2).
+const (
+	envCacheDir    = "HUBSNAP_CACHE_DIR"
+	envHub         = "HUBSNAP_HUB"
+	envProject     = "HUBSNAP_PROJECT"
+	envEnvironment = "HUBSNAP_ENVIRONMENT"
+	envToken       = "HUBSNAP_TOKEN"
+	envConfigDir   = "HUBSNAP_CONFIG_DIR"
+)
+
+// defaultEnvironment is the environment when nothing names one.
+const defaultEnvironment = "dev"
+
+// globalFlags are the setting flags every command takes.
+type globalFlags struct {
+	cacheDir, hub, project, environment, configDir string
+	verbose                                        bool
+}
+
+func (g *globalFlags) register(cmd *cobra.Command) {
+	f := cmd.PersistentFlags()
+	f.StringVar(&g.cacheDir, "cache-dir", "", "cache folder (env "+envCacheDir+"; default $XDG_CACHE_HOME/hubsnap or ~/.cache/hubsnap)")
+	f.StringVar(&g.hub, "hub", "", "Hub base URL (env "+envHub+"; default from the context)")
+	f.StringVar(&g.project, "project", "", "project name (env "+envProject+"; default from the context)")
+	f.StringVar(&g.environment, "environment", "", "environment (env "+envEnvironment+"; default from the context, else dev)")
+	f.StringVar(&g.configDir, "config-dir", "", "config folder (env "+envConfigDir+"; default $XDG_CONFIG_HOME/hubsnap or ~/.config/hubsnap)")
+	f.BoolVarP(&g.verbose, "verbose", "v", false, "log what hubsnap does to stderr")
+}
+
+// value is a resolved setting and where it came from.
+type value struct {
+	v      string
+	source string // "flag --x", "env X", "context NAME", "default", or "" when unset
+}
+
+// settings are the resolved settings of one command run: each is flag >
+// environment variable > current context > default.
+type settings struct {
+	context     string // the current context's name, "" for none
+	configDir   value
+	cacheDir    value
+	hub         value
+	project     value
+	environment value
+	token       string // never printed
+	tokenSource string
+}
+
+// resolve works out the settings. It reads the contexts file but never
+// writes anything.
+func (a *app) resolve(cmd *cobra.Command) (*settings, error) {
+	s := &settings{}
+	flag := func(name, v string) (value, bool) {
+		if cmd.Flags().Changed(name) {
+			return value{v, "flag --" + name}, true
+		}
+		return value{}, false
+	}
+	env := func(name string) (value, bool) {
+		if v := a.getenv(name); v != "" {
+			return value{v, "env " + name}, true
+		}
+		return value{}, false
+	}
+	first := func(vs ...func() (value, bool)) value {
+		for _, f := range vs {
+			if v, ok := f(); ok {
+				return v
+			}
+		}
+		return value{}
+	}
+	home := func(xdg, dotdir string) (value, bool) {
+		if base := a.getenv(xdg); filepath.IsAbs(base) {
+			return value{filepath.Join(base, "hubsnap"), "default"}, true
+		}
+		h := a.getenv("HOME")
+		if h == "" {
+			h, _ = os.UserHomeDir()
+		}
+		if h == "" {
+			return value{}, false
+		}
+		return value{filepath.Join(h, dotdir, "hubsnap"), "default"}, true
+	}
+
+	s.configDir = first(
+		func() (value, bool) { return flag("config-dir", a.flags.configDir) },
+		func() (value, bool) { return env(envConfigDir) },
+		func() (value, bool) { return home("XDG_CONFIG_HOME", ".config") })
+	s.cacheDir = first(
+		func() (value, bool) { return flag("cache-dir", a.flags.cacheDir) },
+		func() (value, bool) { return env(envCacheDir) },
+		func() (value, bool) { return home("XDG_CACHE_HOME", ".cache") })
+
+	var cur *contextConfig
+	if s.configDir.v != "" {
+		cfg, err := loadConfig(s.configDir.v)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.Current != "" {
+			s.context = cfg.Current
+			cur = cfg.Contexts[cfg.Current]
+		}
+	}
+	fromContext := func(get func(*contextConfig) string) func() (value, bool) {
+		return func() (value, bool) {
+			if cur != nil && get(cur) != "" {
+				return value{get(cur), "context " + s.context}, true
+			}
+			return value{}, false
+		}
+	}
+	s.hub = first(
+		func() (value, bool) { return flag("hub", a.flags.hub) },
+		func() (value, bool) { return env(envHub) },
+		fromContext(func(c *contextConfig) string { return c.Hub }))
+	s.project = first(
+		func() (value, bool) { return flag("project", a.flags.project) },
+		func() (value, bool) { return env(envProject) },
+		fromContext(func(c *contextConfig) string { return c.Project }))
+	s.environment = first(
+		func() (value, bool) { return flag("environment", a.flags.environment) },
+		func() (value, bool) { return env(envEnvironment) },
+		fromContext(func(c *contextConfig) string { return c.Environment }),
+		func() (value, bool) { return value{defaultEnvironment, "default"}, true })
+
+	if t := a.getenv(envToken); t != "" {
+		s.token, s.tokenSource = strings.TrimSpace(t), "env "+envToken
+	} else if cur != nil && cur.TokenFile != "" {
+		path := cur.tokenPath(s.configDir.v)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("read the token file of context %q: %w", s.context, err)
+		}
+		s.token, s.tokenSource = strings.TrimSpace(string(data)), "context "+s.context+" token file"
+		if s.token == "" {
+			return nil, fmt.Errorf("the token file of context %q (%s) is empty", s.context, path)
+		}
+	}
+	return s, nil
+}
+
+// needCache returns the cache folder or explains how to set one.
+func (s *settings) needCache() (string, error) {
+	if s.cacheDir.v == "" {
+		return "", usageErrorf("no cache folder: set --cache-dir or %s (HOME is not set)", envCacheDir)
+	}
+	return s.cacheDir.v, nil
+}
+
+// needProject returns the project and environment or explains how to set
+// them.
+func (s *settings) needProject() (project, environment string, err error) {
+	if s.project.v == "" {
+		return "", "", usageErrorf("no project: set --project, %s, or a context (hubsnap context set)", envProject)
+	}
+	if err := indexer.CheckName("project", s.project.v); err != nil {
+		return "", "", err
+	}
+	if err := indexer.CheckName("environment", s.environment.v); err != nil {
+		return "", "", err
+	}
+	return s.project.v, s.environment.v, nil
+}
+
+// needHub returns a Hub client or explains how to name the Hub.
+func (s *settings) needHub() (*indexer.Hub, error) {
+	if s.hub.v == "" {
+		return nil, usageErrorf("no hub: set --hub, %s, or a context (hubsnap context set)", envHub)
+	}
+	return indexer.NewHub(s.hub.v, indexer.HubOptions{Token: s.token})
+}

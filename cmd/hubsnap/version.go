@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+func (a *app) newVersionCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print hubsnap's version",
+		Args:  args(cobra.NoArgs),
+		RunE: func(*cobra.Command, []string) error {
+			_, err := fmt.Fprintln(a.stdout, versionString())
+			return err
+		},
+	}
+}
+
+// versionString describes this build from its embedded build info.
+func versionString() string {
+	version, extra := "(devel)", ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			version = bi.Main.Version
+		}
+		var rev, modified string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					modified = "+dirty"
+				}
+			}
+		}
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		if rev != "" {
+			extra = " rev " + rev + modified
+		}
+	}
+	return fmt.Sprintf("hubsnap %s%s %s %s/%s", version, extra, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
