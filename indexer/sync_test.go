@@ -549,4 +549,3 @@ func tablesOf(tb testing.TB, dir string) []store.TableRef {
 	}
 	return refs
 }
-
