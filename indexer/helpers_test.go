@@ -171,3 +171,5 @@ func writeFile(tb testing.TB, path string, data []byte) {
 		tb.Fatal(err)
 	}
 }
+
+func removeFile(path string) error { return os.Remove(path) }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -187,13 +188,13 @@ func putRelease(ctx context.Context, tx *sql.Tx, snap *Snapshot, file FileState)
 			return 0, err
 		}
 	}
-	ins, err := prepareInserts(ctx, tx)
+	ins, err := newInserts(ctx, tx)
 	if err != nil {
 		return 0, err
 	}
 	defer ins.close()
 	for i, c := range snap.Connections {
-		if _, err := ins.connection.ExecContext(ctx, id, c.Name, c.Engine, i); err != nil {
+		if err := ins.connections.add(ctx, id, c.Name, c.Engine, i); err != nil {
 			return 0, fmt.Errorf("connection %q: %w", c.Name, err)
 		}
 	}
@@ -207,68 +208,97 @@ func putRelease(ctx context.Context, tx *sql.Tx, snap *Snapshot, file FileState)
 			return 0, fmt.Errorf("logic %q: %w", snap.Logics[i].Name, err)
 		}
 	}
+	if err := ins.flush(ctx); err != nil {
+		return 0, err
+	}
 	return id, nil
 }
 
-// inserts holds the prepared statements that write a release's contents.
+// inserts writes a release's contents through one batch per table. Row ids
+// of tables, foreign keys and logics are assigned here rather than by
+// SQLite, so child rows can name their parent without a round trip; the
+// immediate transaction makes that safe.
 type inserts struct {
-	connection, tbl, column, fk, index, lgc, param *sql.Stmt
+	connections, tables, columns, foreignKeys, indexes, logics, params *batch
+	nextTable, nextFK, nextLogic                                       int64
 }
 
-func prepareInserts(ctx context.Context, tx *sql.Tx) (*inserts, error) {
+func newInserts(ctx context.Context, tx *sql.Tx) (*inserts, error) {
+	// Batches fill at different rates, so a batch of children may reach the
+	// database before the batch holding their parent: check foreign keys at
+	// commit. The pragma lasts for this transaction only.
+	if _, err := tx.ExecContext(ctx, "PRAGMA defer_foreign_keys = ON"); err != nil {
+		return nil, err
+	}
 	ins := &inserts{}
-	for _, p := range []struct {
-		stmt **sql.Stmt
-		sql  string
+	for _, b := range []struct {
+		dst  **batch
+		into string
+		cols int
 	}{
-		{&ins.connection, "INSERT INTO connections (release, name, engine, position) VALUES (?, ?, ?, ?)"},
-		{&ins.tbl, `INSERT INTO tables (release, connection, name, comment, position, primary_key)
-			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`},
-		{&ins.column, `INSERT INTO columns (table_id, position, name, type, nullable, comment, default_value, enum_values)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`},
-		{&ins.fk, `INSERT INTO foreign_keys (table_id, release, position, name, columns, ref_connection, ref_table,
-			ref_columns, on_delete) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`},
-		{&ins.index, "INSERT INTO indexes (table_id, position, name, columns, is_unique) VALUES (?, ?, ?, ?, ?)"},
-		{&ins.lgc, `INSERT INTO logics (release, name, description, sql, auth_required, auth_roles, position)
-			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`},
-		{&ins.param, "INSERT INTO logic_params (logic_id, position, name, type, required) VALUES (?, ?, ?, ?, ?)"},
+		{&ins.connections, "connections (release, name, engine, position)", 4},
+		{&ins.tables, "tables (id, release, connection, name, comment, position, primary_key)", 7},
+		{&ins.columns, "columns (table_id, position, name, type, nullable, comment, default_value, enum_values)", 8},
+		{&ins.foreignKeys, `foreign_keys (id, table_id, release, position, name, columns, ref_connection, ref_table,
+			ref_columns, on_delete)`, 10},
+		{&ins.indexes, "indexes (table_id, position, name, columns, is_unique)", 5},
+		{&ins.logics, "logics (id, release, name, description, sql, auth_required, auth_roles, position)", 8},
+		{&ins.params, "logic_params (logic_id, position, name, type, required)", 5},
 	} {
-		stmt, err := tx.PrepareContext(ctx, p.sql)
-		if err != nil {
-			ins.close()
+		*b.dst = &batch{tx: tx, into: b.into, width: b.cols}
+	}
+	for _, n := range []struct {
+		dst   *int64
+		table string
+	}{{&ins.nextTable, "tables"}, {&ins.nextFK, "foreign_keys"}, {&ins.nextLogic, "logics"}} {
+		if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) + 1 FROM "+n.table).Scan(n.dst); err != nil {
 			return nil, err
 		}
-		*p.stmt = stmt
 	}
 	return ins, nil
 }
 
-func (ins *inserts) close() {
-	for _, s := range []*sql.Stmt{ins.connection, ins.tbl, ins.column, ins.fk, ins.index, ins.lgc, ins.param} {
-		if s != nil {
-			s.Close()
+func (ins *inserts) all() []*batch {
+	return []*batch{ins.connections, ins.tables, ins.columns, ins.foreignKeys, ins.indexes, ins.logics, ins.params}
+}
+
+// flush writes what the batches still hold, parents before children.
+func (ins *inserts) flush(ctx context.Context) error {
+	for _, b := range ins.all() {
+		if err := b.flush(ctx); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+func (ins *inserts) close() {
+	for _, b := range ins.all() {
+		b.close()
 	}
 }
 
 func (ins *inserts) table(ctx context.Context, release int64, pos int, t *Table) error {
-	var id int64
-	if err := ins.tbl.QueryRowContext(ctx, release, t.Connection, t.Name, t.Comment, pos, jsonList(t.PrimaryKey)).Scan(&id); err != nil {
+	id := ins.nextTable
+	ins.nextTable++
+	if err := ins.tables.add(ctx, id, release, t.Connection, t.Name, t.Comment, pos, jsonList(t.PrimaryKey)); err != nil {
 		return err
 	}
 	for i, c := range t.Columns {
-		if _, err := ins.column.ExecContext(ctx, id, i, c.Name, c.Type, c.Nullable, c.Comment, c.Default, jsonList(c.Enum)); err != nil {
+		if err := ins.columns.add(ctx, id, i, c.Name, c.Type, c.Nullable, c.Comment, c.Default, jsonList(c.Enum)); err != nil {
 			return fmt.Errorf("column %q: %w", c.Name, err)
 		}
 	}
 	for i, fk := range t.ForeignKeys {
-		if _, err := ins.fk.ExecContext(ctx, id, release, i, fk.Name, jsonList(fk.Columns), fk.RefConnection, fk.RefTable,
-			jsonList(fk.RefColumns), fk.OnDelete); err != nil {
+		fkID := ins.nextFK
+		ins.nextFK++
+		if err := ins.foreignKeys.add(ctx, fkID, id, release, i, fk.Name, jsonList(fk.Columns), fk.RefConnection,
+			fk.RefTable, jsonList(fk.RefColumns), fk.OnDelete); err != nil {
 			return fmt.Errorf("foreign key %d: %w", i, err)
 		}
 	}
 	for i, ix := range t.Indexes {
-		if _, err := ins.index.ExecContext(ctx, id, i, ix.Name, jsonList(ix.Columns), ix.Unique); err != nil {
+		if err := ins.indexes.add(ctx, id, i, ix.Name, jsonList(ix.Columns), ix.Unique); err != nil {
 			return fmt.Errorf("index %d: %w", i, err)
 		}
 	}
@@ -276,17 +306,79 @@ func (ins *inserts) table(ctx context.Context, release int64, pos int, t *Table)
 }
 
 func (ins *inserts) logic(ctx context.Context, release int64, pos int, l *Logic) error {
-	var id int64
-	if err := ins.lgc.QueryRowContext(ctx, release, l.Name, l.Description, l.SQL, l.Auth.Required,
-		jsonList(l.Auth.Roles), pos).Scan(&id); err != nil {
+	id := ins.nextLogic
+	ins.nextLogic++
+	if err := ins.logics.add(ctx, id, release, l.Name, l.Description, l.SQL, l.Auth.Required,
+		jsonList(l.Auth.Roles), pos); err != nil {
 		return err
 	}
 	for i, p := range l.Params {
-		if _, err := ins.param.ExecContext(ctx, id, i, p.Name, p.Type, p.Required); err != nil {
+		if err := ins.params.add(ctx, id, i, p.Name, p.Type, p.Required); err != nil {
 			return fmt.Errorf("param %q: %w", p.Name, err)
 		}
 	}
 	return nil
+}
+
+// batchRows is how many rows one INSERT statement of a batch carries.
+const batchRows = 64
+
+// batch inserts rows into one table, batchRows rows per statement: one
+// call into SQLite per batch instead of one per row.
+type batch struct {
+	tx    *sql.Tx
+	into  string // "table (col, ...)"
+	width int    // values per row
+	full  *sql.Stmt
+	args  []any
+}
+
+func (b *batch) add(ctx context.Context, values ...any) error {
+	b.args = append(b.args, values...)
+	if len(b.args) < batchRows*b.width {
+		return nil
+	}
+	if b.full == nil {
+		stmt, err := b.tx.PrepareContext(ctx, b.insert(batchRows))
+		if err != nil {
+			return err
+		}
+		b.full = stmt
+	}
+	_, err := b.full.ExecContext(ctx, b.args...)
+	b.args = b.args[:0]
+	return err
+}
+
+func (b *batch) flush(ctx context.Context) error {
+	if len(b.args) == 0 {
+		return nil
+	}
+	_, err := b.tx.ExecContext(ctx, b.insert(len(b.args)/b.width), b.args...)
+	b.args = b.args[:0]
+	return err
+}
+
+func (b *batch) close() {
+	if b.full != nil {
+		b.full.Close()
+	}
+}
+
+// insert returns an INSERT of rows rows.
+func (b *batch) insert(rows int) string {
+	row := "(" + strings.Repeat("?, ", b.width-1) + "?)"
+	var sb strings.Builder
+	sb.WriteString("INSERT INTO ")
+	sb.WriteString(b.into)
+	sb.WriteString(" VALUES ")
+	for i := range rows {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(row)
+	}
+	return sb.String()
 }
 
 // jsonList encodes a list of names as a JSON array, "[]" when empty.
