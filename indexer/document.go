@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strconv"
@@ -133,8 +134,8 @@ func (s *scalar) UnmarshalJSON(b []byte) error {
 			kind = "array"
 		}
 		return &json.UnmarshalTypeError{Value: kind, Type: scalarType}
-	default: // a number: keep its literal text
-		if _, err := strconv.ParseFloat(string(b), 64); err != nil {
+	default: // a number: keep its literal text, whatever its range
+		if _, err := strconv.ParseFloat(string(b), 64); err != nil && !errors.Is(err, strconv.ErrRange) {
 			return fmt.Errorf("invalid number %s", b)
 		}
 		*s = scalar(b)

@@ -63,11 +63,16 @@ type HubOptions struct {
 // NewHub returns a client of the Hub at rawURL, an http or https URL.
 func NewHub(rawURL string, opts HubOptions) (*Hub, error) {
 	u, err := url.Parse(strings.TrimRight(rawURL, "/"))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	switch {
+	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
 		return nil, store.Errorf(store.InvalidArgument, "hub URL %s is not valid: want http(s)://host[/path]", quote(redact(rawURL)))
-	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, store.Errorf(store.InvalidArgument, "hub URL %s must not have a query or fragment", quote(redact(rawURL)))
+	case u.User != nil:
+		// Credentials in a URL end up in shell history, config files and
+		// messages; the token has a safer way in.
+		return nil, store.Errorf(store.InvalidArgument, "hub URL %s must not hold credentials: give the token in %s or a token file",
+			quote(redact(rawURL)), "HUBSNAP_TOKEN")
+	case u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
+		return nil, store.Errorf(store.InvalidArgument, "hub URL %s must not have a query or fragment", quote(rawURL))
 	}
 	ct := opts.ConnectTimeout
 	if ct <= 0 {
@@ -452,11 +457,18 @@ func size(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// redact returns rawURL without user info, query or fragment.
+// redact returns rawURL as typed, unless it holds user info: then it
+// returns the URL without user info, query or fragment.
 func redact(rawURL string) string {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		return "(unparsable URL)"
+		if strings.Contains(rawURL, "@") {
+			return "(a URL that cannot be parsed)"
+		}
+		return rawURL
+	}
+	if u.User == nil {
+		return rawURL
 	}
 	return redactURL(u)
 }

@@ -174,7 +174,8 @@ func (v *validator) keyColumns(path string, names []string, cols map[string]bool
 	}
 }
 
-// snapshot converts a valid, defaulted document to the domain model.
+// snapshot converts a valid, defaulted document to the domain model. An
+// empty list is always nil in the model, however the document wrote it.
 func (d *document) snapshot() *store.Snapshot {
 	s := &store.Snapshot{
 		Release: store.Release{
@@ -184,28 +185,17 @@ func (d *document) snapshot() *store.Snapshot {
 			Version:     d.Release.Version,
 			CreatedAt:   d.Release.CreatedAt,
 		},
-		Connections: make([]store.Connection, len(d.Connections)),
-		Tables:      make([]store.Table, len(d.Tables)),
-		Logics:      make([]store.Logic, len(d.Logics)),
 	}
 	if d.Origin != nil {
 		s.Origin = store.Origin{Source: d.Origin.Source, Digest: d.Origin.Digest, SyncedAt: d.Origin.SyncedAt}
 	}
-	for i, c := range d.Connections {
-		s.Connections[i] = store.Connection{Name: c.Name, Engine: c.Engine}
+	for _, c := range d.Connections {
+		s.Connections = append(s.Connections, store.Connection{Name: c.Name, Engine: c.Engine})
 	}
-	for i, t := range d.Tables {
-		st := store.Table{
-			Name:        t.Name,
-			Connection:  t.Connection,
-			Comment:     t.Comment,
-			Columns:     make([]store.Column, len(t.Columns)),
-			PrimaryKey:  t.PrimaryKey,
-			ForeignKeys: make([]store.ForeignKey, len(t.ForeignKeys)),
-			Indexes:     make([]store.Index, len(t.Indexes)),
-		}
-		for j, c := range t.Columns {
-			st.Columns[j] = store.Column{
+	for _, t := range d.Tables {
+		st := store.Table{Name: t.Name, Connection: t.Connection, Comment: t.Comment, PrimaryKey: list(t.PrimaryKey)}
+		for _, c := range t.Columns {
+			col := store.Column{
 				Name:     c.Name,
 				Type:     c.Type,
 				Nullable: c.Nullable == nil || *c.Nullable,
@@ -213,35 +203,44 @@ func (d *document) snapshot() *store.Snapshot {
 				Default:  string(c.Default),
 			}
 			for _, e := range c.Enum {
-				st.Columns[j].Enum = append(st.Columns[j].Enum, string(e))
+				col.Enum = append(col.Enum, string(e))
 			}
+			st.Columns = append(st.Columns, col)
 		}
-		for j, fk := range t.ForeignKeys {
-			st.ForeignKeys[j] = store.ForeignKey{
+		for _, fk := range t.ForeignKeys {
+			st.ForeignKeys = append(st.ForeignKeys, store.ForeignKey{
 				Name:          fk.Name,
-				Columns:       fk.Columns,
+				Columns:       list(fk.Columns),
 				RefConnection: fk.References.Connection,
 				RefTable:      fk.References.Table,
-				RefColumns:    fk.References.Columns,
+				RefColumns:    list(fk.References.Columns),
 				OnDelete:      fk.OnDelete,
-			}
+			})
 		}
-		for j, ix := range t.Indexes {
-			st.Indexes[j] = store.Index{Name: ix.Name, Columns: ix.Columns, Unique: ix.Unique}
+		for _, ix := range t.Indexes {
+			st.Indexes = append(st.Indexes, store.Index{Name: ix.Name, Columns: list(ix.Columns), Unique: ix.Unique})
 		}
-		s.Tables[i] = st
+		s.Tables = append(s.Tables, st)
 	}
-	for i, l := range d.Logics {
+	for _, l := range d.Logics {
 		sl := store.Logic{Name: l.Name, Description: l.Description, SQL: l.SQL}
 		for _, p := range l.Params {
 			sl.Params = append(sl.Params, store.Param{Name: p.Name, Type: p.Type, Required: p.Required})
 		}
 		if l.Auth != nil {
-			sl.Auth = store.Auth{Required: l.Auth.Required, Roles: l.Auth.Roles}
+			sl.Auth = store.Auth{Required: l.Auth.Required, Roles: list(l.Auth.Roles)}
 		}
-		s.Logics[i] = sl
+		s.Logics = append(s.Logics, sl)
 	}
 	return s
+}
+
+// list returns names, or nil when it is empty.
+func list(names []string) []string {
+	if len(names) == 0 {
+		return nil
+	}
+	return names
 }
 
 // newDocument converts a snapshot to the JSON form of a release file, with

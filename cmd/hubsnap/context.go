@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -50,7 +51,6 @@ keeps it in a file only you can read (tokens/NAME in the config folder);
 	}
 	cmd.Flags().StringVar(&opts.tokenFile, "token-file", "", "file that holds the Hub token")
 	cmd.Flags().BoolVar(&opts.tokenStdin, "token-stdin", false, "read the Hub token from standard input and keep it")
-	cmd.MarkFlagsMutuallyExclusive("token-file", "token-stdin")
 	return cmd
 }
 
@@ -75,38 +75,53 @@ func (a *app) runContextSet(cmd *cobra.Command, name string, opts *contextSetOpt
 		c = &contextConfig{}
 	}
 	changed := cmd.Flags().Changed
+	if changed("token-file") && opts.tokenStdin {
+		return usageErrorf("give either --token-file or --token-stdin, not both")
+	}
 	if changed("hub") {
 		if _, err := indexer.NewHub(a.flags.hub, indexer.HubOptions{}); err != nil {
-			return err
+			return &usageError{"--hub: " + err.Error()}
 		}
 		c.Hub = strings.TrimRight(a.flags.hub, "/")
 	}
 	if changed("project") {
-		if err := indexer.CheckName("project", a.flags.project); err != nil {
-			return err
+		if err := indexer.CheckName("--project", a.flags.project); err != nil {
+			return &usageError{err.Error()}
 		}
 		c.Project = a.flags.project
 	}
 	if changed("environment") {
-		if err := indexer.CheckName("environment", a.flags.environment); err != nil {
-			return err
+		if err := indexer.CheckName("--environment", a.flags.environment); err != nil {
+			return &usageError{err.Error()}
 		}
 		c.Environment = a.flags.environment
 	}
 	if c.Hub == "" || c.Project == "" {
 		return usageErrorf("context %q needs --hub and --project", name)
 	}
+	ours := filepath.Join("tokens", name) // where --token-stdin keeps the token
 	switch {
 	case opts.tokenStdin:
-		token, err := io.ReadAll(io.LimitReader(a.stdin, 64<<10))
-		if err != nil {
+		// From a terminal, one line; from a pipe, the whole input, which
+		// must be the token alone.
+		terminal := isTerminal(a.stdin)
+		if terminal {
+			fmt.Fprintf(a.stderr, "Paste the Hub token for context %q and press Enter: ", name)
+		}
+		in := bufio.NewReader(io.LimitReader(a.stdin, 64<<10))
+		line, err := in.ReadString('\n')
+		if err != nil && err != io.EOF {
 			return fmt.Errorf("read the token: %w", err)
 		}
-		t := strings.TrimSpace(string(token))
-		if t == "" || strings.ContainsAny(t, "\r\n") {
-			return usageErrorf("--token-stdin: standard input must hold the token, on one line")
+		var rest []byte
+		if !terminal {
+			rest, _ = io.ReadAll(in)
 		}
-		rel := filepath.Join("tokens", name)
+		t := strings.TrimSpace(line)
+		if t == "" || strings.ContainsAny(t, " \t") || strings.TrimSpace(string(rest)) != "" {
+			return usageErrorf("--token-stdin: standard input must hold the token alone, on one line")
+		}
+		rel := ours
 		if err := os.MkdirAll(filepath.Join(dir, "tokens"), 0o700); err != nil {
 			return fmt.Errorf("save the token: %w", err)
 		}
@@ -116,15 +131,17 @@ func (a *app) runContextSet(cmd *cobra.Command, name string, opts *contextSetOpt
 		c.TokenFile = rel
 	case changed("token-file") && opts.tokenFile == "":
 		c.TokenFile = ""
+		os.Remove(filepath.Join(dir, ours)) // forget means forget
 	case changed("token-file"):
 		abs, err := filepath.Abs(opts.tokenFile)
 		if err != nil {
 			return err
 		}
 		if _, err := os.Stat(abs); err != nil {
-			return fmt.Errorf("--token-file: %w", err)
+			return &usageError{fmt.Sprintf("--token-file: %v", err)}
 		}
 		c.TokenFile = abs
+		os.Remove(filepath.Join(dir, ours))
 	}
 	cfg.Contexts[name] = c
 	if cfg.Current == "" {
@@ -184,7 +201,8 @@ func (a *app) newContextDeleteCommand() *cobra.Command {
 				return fmt.Errorf("no context %s; see `hubsnap context list`", quoteArg(name))
 			}
 			delete(cfg.Contexts, name)
-			if cfg.Current == name {
+			wasCurrent := cfg.Current == name
+			if wasCurrent {
 				cfg.Current = ""
 			}
 			if err := cfg.save(dir); err != nil {
@@ -194,6 +212,9 @@ func (a *app) newContextDeleteCommand() *cobra.Command {
 				os.Remove(c.tokenPath(dir))
 			}
 			fmt.Fprintf(a.stdout, "context %q deleted\n", name)
+			if wasCurrent && len(cfg.Contexts) > 0 {
+				fmt.Fprintln(a.stderr, "no context is current now; choose one with `hubsnap context use NAME`")
+			}
 			return nil
 		},
 	}
@@ -271,8 +292,11 @@ func (a *app) newContextShowCommand() *cobra.Command {
 				fmt.Fprintf(tw, "%s\t%s\t%s\n", row.name, v, src)
 			}
 			token, src := "(not set)", "-"
-			if s.token != "" {
+			if s.tokenSource != "" {
 				token, src = "set (hidden)", s.tokenSource
+				if _, err := s.needToken(); err != nil {
+					token = "unreadable: " + oneLine(err.Error())
+				}
 			}
 			fmt.Fprintf(tw, "token\t%s\t%s\n", token, src)
 			return tw.Flush()

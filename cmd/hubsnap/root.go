@@ -86,7 +86,11 @@ func group(cmd *cobra.Command) *cobra.Command {
 	cmd.Args = cobra.ArbitraryArgs
 	cmd.RunE = func(cmd *cobra.Command, argv []string) error {
 		if len(argv) > 0 {
-			return usageErrorf("unknown command %q for %q (see %s --help)", argv[0], cmd.CommandPath(), cmd.CommandPath())
+			hint := ""
+			if s := cmd.SuggestionsFor(argv[0]); len(s) > 0 {
+				hint = "; did you mean " + strings.Join(s, " or ") + "?"
+			}
+			return usageErrorf("unknown command %q for %q%s (see %s --help)", argv[0], cmd.CommandPath(), hint, cmd.CommandPath())
 		}
 		return cmd.Help()
 	}

@@ -55,8 +55,9 @@ type settings struct {
 	hub         value
 	project     value
 	environment value
-	token       string // never printed
+	token       string // never printed; read by needToken
 	tokenSource string
+	tokenFile   string // the context's token file, read only when needed
 }
 
 // resolve works out the settings. It reads the contexts file but never
@@ -89,7 +90,7 @@ func (a *app) resolve(cmd *cobra.Command) (*settings, error) {
 		}
 		h := a.getenv("HOME")
 		if h == "" {
-			h, _ = os.UserHomeDir()
+			h = a.getenv("USERPROFILE") // Windows
 		}
 		if h == "" {
 			return value{}, false
@@ -139,20 +140,32 @@ func (a *app) resolve(cmd *cobra.Command) (*settings, error) {
 		fromContext(func(c *contextConfig) string { return c.Environment }),
 		func() (value, bool) { return value{defaultEnvironment, "default"}, true })
 
-	if t := a.getenv(envToken); t != "" {
-		s.token, s.tokenSource = strings.TrimSpace(t), "env "+envToken
+	if t := strings.TrimSpace(a.getenv(envToken)); t != "" {
+		s.token, s.tokenSource = t, "env "+envToken
 	} else if cur != nil && cur.TokenFile != "" {
-		path := cur.tokenPath(s.configDir.v)
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, fmt.Errorf("read the token file of context %q: %w", s.context, err)
-		}
-		s.token, s.tokenSource = strings.TrimSpace(string(data)), "context "+s.context+" token file"
-		if s.token == "" {
-			return nil, fmt.Errorf("the token file of context %q (%s) is empty", s.context, path)
-		}
+		s.tokenFile, s.tokenSource = cur.tokenPath(s.configDir.v), "context "+s.context+" token file"
 	}
 	return s, nil
+}
+
+// needToken returns the Hub token ("" for none), reading the context's
+// token file only now: commands that do not talk to the Hub never fail on
+// a missing token file.
+func (s *settings) needToken() (string, error) {
+	if s.token != "" || s.tokenFile == "" {
+		return s.token, nil
+	}
+	data, err := os.ReadFile(s.tokenFile)
+	if err != nil {
+		return "", fmt.Errorf("read the token file of context %q: %w; fix it with `hubsnap context set %s --token-stdin`",
+			s.context, err, s.context)
+	}
+	t := strings.TrimSpace(string(data))
+	if t == "" {
+		return "", fmt.Errorf("the token file of context %q (%s) is empty", s.context, s.tokenFile)
+	}
+	s.token = t
+	return t, nil
 }
 
 // needCache returns the cache folder or explains how to set one.
@@ -169,11 +182,11 @@ func (s *settings) needProject() (project, environment string, err error) {
 	if s.project.v == "" {
 		return "", "", usageErrorf("no project: set --project, %s, or a context (hubsnap context set)", envProject)
 	}
-	if err := indexer.CheckName("project", s.project.v); err != nil {
-		return "", "", err
+	if err := indexer.CheckName("project (from "+s.project.source+")", s.project.v); err != nil {
+		return "", "", &usageError{err.Error()}
 	}
-	if err := indexer.CheckName("environment", s.environment.v); err != nil {
-		return "", "", err
+	if err := indexer.CheckName("environment (from "+s.environment.source+")", s.environment.v); err != nil {
+		return "", "", &usageError{err.Error()}
 	}
 	return s.project.v, s.environment.v, nil
 }
@@ -183,5 +196,13 @@ func (s *settings) needHub() (*indexer.Hub, error) {
 	if s.hub.v == "" {
 		return nil, usageErrorf("no hub: set --hub, %s, or a context (hubsnap context set)", envHub)
 	}
-	return indexer.NewHub(s.hub.v, indexer.HubOptions{Token: s.token})
+	token, err := s.needToken()
+	if err != nil {
+		return nil, err
+	}
+	hub, err := indexer.NewHub(s.hub.v, indexer.HubOptions{Token: token})
+	if err != nil {
+		return nil, &usageError{fmt.Sprintf("%s (from %s)", err, s.hub.source)}
+	}
+	return hub, nil
 }

@@ -1,0 +1,360 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const cobraPath = "github.com/spf13/cobra"
+
+// moduleRoot finds the folder of go.mod above the test's folder and the
+// module path it declares.
+func moduleRoot(tb testing.TB) (dir, module string) {
+	tb.Helper()
+	dir, err := filepath.Abs(".")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		f, err := os.Open(filepath.Join(dir, "go.mod"))
+		if err == nil {
+			defer f.Close()
+			sc := bufio.NewScanner(f)
+			for sc.Scan() {
+				if m, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "module "); ok {
+					return dir, strings.Trim(strings.TrimSpace(m), `"`)
+				}
+			}
+			tb.Fatalf("%s/go.mod names no module", dir)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatal("no go.mod above the test folder")
+		}
+		dir = parent
+	}
+}
+
+// goFiles lists the module's non-test Go files, relative to root with
+// slashes, leaving out testdata, vendor and hidden folders.
+func goFiles(tb testing.TB, root string) []string {
+	tb.Helper()
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != root && (name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+				return filepath.SkipDir
+			}
+			if p != root && fileExists(filepath.Join(p, "go.mod")) { // another module
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				return err
+			}
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return files
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// allowed says which project packages (by top-level folder, or "hubtest"
+// for indexer/hubtest) a package may import: cmd -> {indexer, mcpserver}
+// -> store -> migrations. A package may also import its own subpackages,
+// except hubtest, which stands alone.
+var allowed = map[string][]string{
+	"cmd":        {"cmd", "indexer", "hubtest", "mcpserver", "store", "migrations"},
+	"indexer":    {"indexer", "store", "migrations"},
+	"hubtest":    {},
+	"mcpserver":  {"mcpserver", "store", "migrations"},
+	"store":      {"store", "migrations"},
+	"migrations": {},
+}
+
+// layer names the layer of a package folder (slash-separated, relative to
+// the module root; "." for the root).
+func layer(dir string) string {
+	if dir == "indexer/hubtest" || strings.HasPrefix(dir, "indexer/hubtest/") {
+		return "hubtest"
+	}
+	top, _, _ := strings.Cut(dir, "/")
+	return top
+}
+
+func TestImportLayering(t *testing.T) {
+	t.Parallel()
+	root, module := moduleRoot(t)
+	for _, v := range layeringViolations(t, root, module) {
+		t.Error(v)
+	}
+	layers := map[string]bool{}
+	for _, f := range goFiles(t, root) {
+		layers[layer(path.Dir(f))] = true
+	}
+	for _, want := range []string{"cmd", "indexer", "store", "migrations"} {
+		if !layers[want] {
+			t.Errorf("found no Go files in the %s layer; is the walk right?", want)
+		}
+	}
+}
+
+// layeringViolations walks the non-test Go files of the module at root and
+// describes every import against the layering.
+func layeringViolations(tb testing.TB, root, module string) []string {
+	tb.Helper()
+	files := goFiles(tb, root)
+	if len(files) == 0 {
+		tb.Fatal("found no Go files")
+	}
+	var bad []string
+	fset := token.NewFileSet()
+	for _, rel := range files {
+		f, err := parser.ParseFile(fset, filepath.Join(root, filepath.FromSlash(rel)), nil, parser.ImportsOnly)
+		if err != nil {
+			bad = append(bad, fmt.Sprintf("parse %s: %v", rel, err))
+			continue
+		}
+		from := layer(path.Dir(rel))
+		may, known := allowed[from]
+		if !known {
+			bad = append(bad, fmt.Sprintf("%s: package folder %q is not in the layering cmd -> {indexer, mcpserver} -> store -> migrations", rel, path.Dir(rel)))
+			continue
+		}
+		for _, imp := range f.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			if (p == cobraPath || strings.HasPrefix(p, cobraPath+"/")) && from != "cmd" {
+				bad = append(bad, fmt.Sprintf("%s imports %s: only cmd/... may use cobra", rel, p))
+			}
+			dir, ok := strings.CutPrefix(p, module+"/")
+			if !ok {
+				if p == module {
+					bad = append(bad, fmt.Sprintf("%s imports the module root package %s", rel, p))
+				}
+				continue
+			}
+			if to := layer(dir); !slices.Contains(may, to) {
+				bad = append(bad, fmt.Sprintf("%s (layer %s) imports %s (layer %s): against cmd -> {indexer, mcpserver} -> store -> migrations", rel, from, p, to))
+			}
+		}
+	}
+	return bad
+}
+
+// The layering check itself catches reverse arrows, and ignores tests and
+// testdata.
+func TestImportLayeringCatchesReverseArrows(t *testing.T) {
+	t.Parallel()
+	const module = "example.com/m"
+	root := t.TempDir()
+	for name, imports := range map[string][]string{
+		"go.mod":                   nil,
+		"cmd/hubsnap/main.go":      {module + "/indexer", module + "/mcpserver", module + "/indexer/hubtest", cobraPath},
+		"indexer/sync.go":          {module + "/store", module + "/mcpserver"},    // bad: indexer -> mcpserver
+		"indexer/hubtest/hub.go":   {module + "/store"},                           // bad: hubtest -> store
+		"mcpserver/tools.go":       {module + "/store", cobraPath},                // bad: cobra
+		"store/store.go":           {module + "/migrations", module + "/indexer"}, // bad: store -> indexer
+		"migrations/migrations.go": {"embed"},
+		"store/store_test.go":      {module + "/cmd/hubsnap", cobraPath}, // tests are not checked
+		"testdata/gen/gen.go":      {module + "/cmd/hubsnap"},            // testdata is not checked
+		"tools/tool.go":            {"fmt"},                              // bad: not in the layering
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		src := "module " + module + "\n"
+		if name != "go.mod" {
+			src = "package " + path.Base(path.Dir(name)) + "\n\nimport (\n"
+			for _, imp := range imports {
+				src += "\t_ " + strconv.Quote(imp) + "\n"
+			}
+			src += ")\n"
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := layeringViolations(t, root, module)
+	for _, want := range []string{
+		"indexer/sync.go (layer indexer) imports " + module + "/mcpserver",
+		"indexer/hubtest/hub.go (layer hubtest) imports " + module + "/store",
+		"mcpserver/tools.go imports " + cobraPath,
+		"store/store.go (layer store) imports " + module + "/indexer",
+		"tools/tool.go: package folder",
+	} {
+		if !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, want) }) {
+			t.Errorf("no violation starting %q in:\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+	if len(got) != 5 {
+		t.Errorf("got %d violations, want 5:\n%s", len(got), strings.Join(got, "\n"))
+	}
+}
+
+// TestNoCommandGlobals keeps the cobra wiring in constructors: no
+// package-level cobra values and no init functions in cmd/hubsnap.
+func TestNoCommandGlobals(t *testing.T) {
+	t.Parallel()
+	for _, v := range commandGlobals(t, ".") {
+		t.Error(v)
+	}
+}
+
+// commandGlobals describes every func init() and package-level var holding
+// a cobra command in the non-test Go files of dir.
+func commandGlobals(tb testing.TB, dir string) []string {
+	tb.Helper()
+	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var bad []string
+	fset := token.NewFileSet()
+	n := 0
+	for _, p := range paths {
+		if strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		n++
+		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			bad = append(bad, fmt.Sprintf("parse %s: %v", p, err))
+			continue
+		}
+		cobraName := ""
+		for _, imp := range f.Imports {
+			if v, _ := strconv.Unquote(imp.Path.Value); v == cobraPath {
+				cobraName = "cobra"
+				if imp.Name != nil {
+					cobraName = imp.Name.Name
+				}
+			}
+		}
+		for _, decl := range f.Decls {
+			switch d := decl.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil && d.Name.Name == "init" {
+					bad = append(bad, fmt.Sprintf("%s: func init(); build commands in constructors", fset.Position(d.Pos())))
+				}
+			case *ast.GenDecl:
+				if d.Tok != token.VAR {
+					continue
+				}
+				for _, spec := range d.Specs {
+					vs := spec.(*ast.ValueSpec)
+					if mentionsCobraCommand(vs, cobraName) {
+						bad = append(bad, fmt.Sprintf("%s: package-level var %s holds a cobra command; build commands in constructors",
+							fset.Position(vs.Pos()), vs.Names[0].Name))
+					}
+				}
+			}
+		}
+	}
+	if n == 0 {
+		tb.Fatalf("found no Go files in %s", dir)
+	}
+	return bad
+}
+
+func TestNoCommandGlobalsCatchesGlobals(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src := `package main
+
+import cli "github.com/spf13/cobra"
+
+var rootCmd = &cli.Command{Use: "x"}
+
+var (
+	syncCmd *cli.Command
+	other   = newSyncCommand()
+	fine    = 3
+)
+
+func newSyncCommand() *cli.Command { return nil }
+
+func init() { syncCmd = rootCmd }
+
+func (a *app) init() {}
+`
+	if err := os.WriteFile(filepath.Join(dir, "root.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Test files may do as they like.
+	if err := os.WriteFile(filepath.Join(dir, "root_test.go"), []byte("package main\n\nfunc init() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := commandGlobals(t, dir)
+	for _, want := range []string{"var rootCmd", "var syncCmd", "var other", "func init()"} {
+		if !slices.ContainsFunc(got, func(s string) bool { return strings.Contains(s, want) }) {
+			t.Errorf("no complaint about %q in:\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+	if len(got) != 4 {
+		t.Errorf("got %d complaints, want 4:\n%s", len(got), strings.Join(got, "\n"))
+	}
+}
+
+// mentionsCobraCommand reports whether a var declaration has type
+// (*)cobra.Command or is initialised from one or from a new...Command
+// constructor.
+func mentionsCobraCommand(vs *ast.ValueSpec, cobraName string) bool {
+	found := false
+	check := func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.SelectorExpr:
+			if id, ok := x.X.(*ast.Ident); ok && cobraName != "" && id.Name == cobraName && x.Sel.Name == "Command" {
+				found = true
+			}
+		case *ast.CallExpr:
+			var name string
+			switch fn := x.Fun.(type) {
+			case *ast.Ident:
+				name = fn.Name
+			case *ast.SelectorExpr:
+				name = fn.Sel.Name
+			}
+			if strings.HasPrefix(name, "new") && strings.HasSuffix(name, "Command") {
+				found = true
+			}
+		}
+		return !found
+	}
+	if vs.Type != nil {
+		ast.Inspect(vs.Type, check)
+	}
+	for _, v := range vs.Values {
+		ast.Inspect(v, check)
+	}
+	return found
+}
