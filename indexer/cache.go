@@ -130,6 +130,9 @@ func (c *Cache) Use(ctx context.Context, project, environment, id string) (store
 	if ri.Environment != environment {
 		return ri, store.Errorf(store.InvalidArgument, "release %q is for environment %q, not %q", id, ri.Environment, environment)
 	}
+	if ri.Current && c.pointsAt(project, environment, id) {
+		return ri, nil // nothing to write
+	}
 	err = c.store.SetCurrent(ctx, project, environment, id, func() (func(bool), error) {
 		return c.writeCurrent(project, environment, id)
 	})
@@ -140,15 +143,20 @@ func (c *Cache) Use(ctx context.Context, project, environment, id string) (store
 	return ri, nil
 }
 
+// pointsAt reports whether {environment}.current holds exactly id.
+func (c *Cache) pointsAt(project, environment, id string) bool {
+	old, err := os.ReadFile(c.currentFile(project, environment))
+	return err == nil && string(old) == id+"\n"
+}
+
 // writeCurrent points {environment}.current at id, atomically. When it
 // already does, nothing is written.
 func (c *Cache) writeCurrent(project, environment, id string) (func(bool), error) {
-	path := c.currentFile(project, environment)
-	want := []byte(id + "\n")
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, want) {
+	if c.pointsAt(project, environment, id) {
 		return nil, nil
 	}
-	finish, err := writeAtomic(path, want)
+	path := c.currentFile(project, environment)
+	finish, err := writeAtomic(path, []byte(id+"\n"))
 	if err != nil {
 		return nil, fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}

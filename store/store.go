@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -57,6 +58,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
+	}
+	// Create a new index readable by its owner only; SQLite gives the -wal
+	// and -shm files the same mode. An empty file is a new database to it.
+	if f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		f.Close()
 	}
 	w, err := sql.Open("sqlite", dsn(abs, writePragmas))
 	if err != nil {
