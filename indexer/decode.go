@@ -40,7 +40,8 @@ func (e *SnapshotError) Error() string {
 // Decode parses a snapshot document, checks it against the rules of the
 // snapshot format and returns the sanitized snapshot: only the fields the
 // format names survive. Errors are *SnapshotError and name the offending
-// path. The snapshot's Origin is left empty for the caller to fill.
+// path. Origin is what the document's "origin" says (release files carry
+// one); callers decoding anything but a release file set it themselves.
 func Decode(data []byte) (*store.Snapshot, error) {
 	doc, err := decodeDocument(data)
 	if err != nil {

@@ -29,7 +29,7 @@ func (d *document) validate() []string {
 	switch d.FormatVersion {
 	case FormatVersion:
 	case 0:
-		v.add("formatVersion", "missing; this hubsnap reads version %d", FormatVersion)
+		v.add("formatVersion", "missing (or 0); this hubsnap reads version %d", FormatVersion)
 	default:
 		v.add("formatVersion", "unsupported version %d; this hubsnap reads version %d", d.FormatVersion, FormatVersion)
 	}
