@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -453,10 +454,8 @@ func TestSecretsNeverReachTheCache(t *testing.T) {
 		t.Errorf("secrets in the cache after sync: %v", found)
 	}
 
-	// The same with the index open, so its WAL and shared memory are there
-	// to read too, after an import of the same document.
-	file := filepath.Join(t.TempDir(), "doc.json")
-	writeFile(t, file, doc)
+	// The same with the index open and the release still in its WAL (no
+	// checkpoint yet), so the WAL and shared memory files are read too.
 	c, err := Open(context.Background(), dir, testLog(t))
 	if err != nil {
 		t.Fatal(err)
@@ -468,8 +467,12 @@ func TestSecretsNeverReachTheCache(t *testing.T) {
 	}
 	snap.Release.ID = "rel_43"
 	snap.Origin = store.Origin{Source: store.SourceImport, Digest: hubtest.Digest(doc), SyncedAt: now()}
-	if err := c.put(context.Background(), snap, true); err != nil {
+	if err := c.Store().PutRelease(context.Background(), snap, store.FileState{}, true, nil); err != nil {
 		t.Fatal(err)
+	}
+	wal, err := os.Stat(filepath.Join(dir, "index.db-wal"))
+	if err != nil || wal.Size() == 0 {
+		t.Fatalf("want a WAL holding the release: %v, %v", wal, err)
 	}
 	if found := grepFiles(t, dir, secrets...); len(found) > 0 {
 		t.Errorf("secrets in the cache with the index open: %v", found)
