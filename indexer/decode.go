@@ -151,6 +151,12 @@ func jsonError(data []byte, base int64, path string, err error) error {
 	}
 	if typ, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
 		p := joinPath(path, typ.Field)
+		if typ.Offset > 0 { // name the exact element, with its indexes
+			composite := typ.Value == "object" || typ.Value == "array"
+			if exact := locate(data, base, base+typ.Offset, path, composite); exact != "" {
+				p = exact
+			}
+		}
 		if p == "" {
 			p = "document"
 		}
@@ -163,6 +169,92 @@ func jsonError(data []byte, base int64, path string, err error) error {
 		path = "document"
 	}
 	return problem("%s: %v (%s)", path, err, position(data, base))
+}
+
+// locate returns the path of the value at off, walking the JSON value that
+// starts at start, whose path is base. encoding/json reports an offset
+// inside or at the end of a mistyped value but names the field without
+// array indexes. For a mistyped object or array (composite), the answer is
+// the innermost one open at off; for a scalar, the one that ends there. It
+// returns "" when lost.
+func locate(data []byte, start, off int64, base string, composite bool) string {
+	if start < 0 || start >= int64(len(data)) || off <= start {
+		return ""
+	}
+	type frame struct {
+		array   bool
+		index   int
+		key     string
+		wantKey bool
+	}
+	var stack []*frame
+	var open []string // paths of the objects and arrays open now
+	pathOf := func() string {
+		p := base
+		for _, f := range stack {
+			if f.array {
+				p += fmt.Sprintf("[%d]", f.index)
+			} else {
+				p = joinPath(p, f.key)
+			}
+		}
+		return p
+	}
+	done := func() { // a value finished: move its parent on
+		if len(stack) > 0 {
+			if f := stack[len(stack)-1]; f.array {
+				f.index++
+			} else {
+				f.wantKey = true
+			}
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data[start:]))
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		end := start + dec.InputOffset()
+		if len(stack) > 0 {
+			if f := stack[len(stack)-1]; !f.array && f.wantKey {
+				if d, ok := tok.(json.Delim); ok && d == '}' {
+					if end >= off && composite {
+						return open[len(open)-1]
+					}
+					stack, open = stack[:len(stack)-1], open[:len(open)-1]
+					done()
+					continue
+				}
+				f.key, f.wantKey = fmt.Sprint(tok), false
+				continue
+			}
+		}
+		if d, ok := tok.(json.Delim); ok && (d == ']' || d == '}') {
+			if end >= off && composite {
+				return open[len(open)-1]
+			}
+			stack, open = stack[:len(stack)-1], open[:len(open)-1]
+			done()
+			continue
+		}
+		if end >= off && (!composite || tok == json.Delim('[') || tok == json.Delim('{')) {
+			return pathOf()
+		}
+		if end >= off && composite && len(open) > 0 {
+			return open[len(open)-1]
+		}
+		switch tok {
+		case json.Delim('['):
+			open = append(open, pathOf())
+			stack = append(stack, &frame{array: true})
+		case json.Delim('{'):
+			open = append(open, pathOf())
+			stack = append(stack, &frame{wantKey: true})
+		default:
+			done()
+		}
+	}
 }
 
 func problem(format string, args ...any) *SnapshotError {
@@ -205,9 +297,6 @@ func position(data []byte, off int64) string {
 func kindOf(t reflect.Type) string {
 	if t == nil {
 		return "a value"
-	}
-	if t == scalarType {
-		return "a string, number or boolean"
 	}
 	switch t.Kind() {
 	case reflect.String:

@@ -1050,3 +1050,36 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeTypeErrorPaths checks that a mistyped value is named by its
+// exact path, array indexes included, even deep inside an element.
+func TestDecodeTypeErrorPaths(t *testing.T) {
+	for _, tc := range []struct{ doc, want string }{
+		{`{"formatVersion": 1, "tables": [{"name": "a", "columns": [{"name": "x"}, {"name": "y", "nullable": "yes"}]}]}`,
+			`tables[0].columns[1].nullable: want a boolean, got string`},
+		{`{"formatVersion": 1, "tables": [{"name": "a", "columns": [{"name": "x"}]}, {"name": "b", "columns": [{"name": "x"}, {"name": "y", "comment": {"a": 1}}]}]}`,
+			`tables[1].columns[1].comment: want a string, got object`},
+		{`{"formatVersion": 1, "tables": [{"name": "a", "columns": {"name": "x"}}]}`,
+			`tables[0].columns: want an array, got object`},
+		{`{"formatVersion": 1, "logics": [{"name": "a", "params": [{"name": "p"}, {"name": "q", "required": "no"}]}]}`,
+			`logics[0].params[1].required: want a boolean, got string`},
+		{`{"formatVersion": 1, "tables": [{"name": "a", "foreignKeys": [{"columns": ["a"], "references": {"table": "b", "columns": [1]}}]}]}`,
+			`tables[0].foreignKeys[0].references.columns[0]: want a string, got number`},
+		{"{\"formatVersion\": 1,\n \"release\": {\"id\": \"r\", \"version\": \"x\"}}",
+			`release.version: want an integer, got string (line 2, column 40)`},
+		{`{"formatVersion": 1, "release": {"id": "r", "project": "p", "environment": "dev"}, "tables": [{"name": "a", "columns": [{"name": "y"}, {"name": "z", "enum": ["a", {"a": 1}], "default": [1]}]}]}`,
+			`tables[0].columns[1].default: want a string, number or boolean, got an array`},
+		{`{"formatVersion": 1, "release": {"id": "r", "project": "p", "environment": "dev"}, "tables": [{"name": "a", "columns": [{"name": "y"}, {"name": "z", "enum": ["a", {"a": 1}], "default": [1]}]}]}`,
+			`tables[0].columns[1].enum[1]: want a string, number or boolean, got an object`},
+	} {
+		_, err := Decode([]byte(tc.doc))
+		var se *SnapshotError
+		if !errors.As(err, &se) {
+			t.Errorf("Decode(%s) = %v, want a *SnapshotError", tc.doc, err)
+			continue
+		}
+		if !slices.ContainsFunc(se.Problems, func(p string) bool { return strings.Contains(p, tc.want) }) {
+			t.Errorf("Decode(%s): problems %q lack %q", tc.doc, se.Problems, tc.want)
+		}
+	}
+}

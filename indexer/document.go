@@ -1,11 +1,8 @@
 package indexer
 
 import (
+	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"reflect"
-	"strconv"
 )
 
 // The snapshot format, version 1, as JSON types. Decoding a document into
@@ -63,10 +60,12 @@ type docColumn struct {
 	Type string `json:"type"`
 	// Nullable is a pointer to tell a missing value (nullable, as in SQL)
 	// from false.
-	Nullable *bool    `json:"nullable,omitempty"`
-	Comment  string   `json:"comment,omitempty"`
-	Default  scalar   `json:"default,omitempty"`
-	Enum     []scalar `json:"enum,omitempty"`
+	Nullable *bool  `json:"nullable,omitempty"`
+	Comment  string `json:"comment,omitempty"`
+	// Default and Enum may be strings, numbers or booleans; they are kept
+	// raw here and checked by validate, which knows their exact path.
+	Default json.RawMessage   `json:"default,omitempty"`
+	Enum    []json.RawMessage `json:"enum,omitempty"`
 }
 
 type docForeignKey struct {
@@ -107,46 +106,45 @@ type docAuth struct {
 	Roles    []string `json:"roles"`
 }
 
-// scalar is a JSON string, number or boolean kept as text: a column default
-// or an enum value. Objects and arrays are refused, so no structure (and
-// nothing hidden in one) can ride in these fields.
-type scalar string
-
-// UnmarshalJSON accepts a string, number, boolean or null.
-func (s *scalar) UnmarshalJSON(b []byte) error {
-	if len(b) == 0 {
-		return nil
+// scalarText returns the text of a JSON string, number or boolean (a
+// number keeps its literal form; null is ""). ok is false for an object or
+// an array: no structure, and nothing hidden in one, gets through.
+func scalarText(raw json.RawMessage) (text string, ok bool) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return "", true
 	}
-	switch b[0] {
+	switch raw[0] {
 	case '"':
 		var v string
-		if err := json.Unmarshal(b, &v); err != nil {
-			return err
-		}
-		*s = scalar(v)
-	case 'n': // null
-		*s = ""
-	case 't', 'f':
-		*s = scalar(b)
+		err := json.Unmarshal(raw, &v)
+		return v, err == nil
 	case '{', '[':
-		kind := "object"
-		if b[0] == '[' {
-			kind = "array"
-		}
-		return &json.UnmarshalTypeError{Value: kind, Type: scalarType}
-	default: // a number: keep its literal text, whatever its range
-		if _, err := strconv.ParseFloat(string(b), 64); err != nil && !errors.Is(err, strconv.ErrRange) {
-			return fmt.Errorf("invalid number %s", b)
-		}
-		*s = scalar(b)
+		return "", false
+	case 'n':
+		return "", true
 	}
-	return nil
+	return string(raw), true // a number or a boolean, already valid JSON
 }
 
-// MarshalJSON writes the value as a JSON string.
-func (s scalar) MarshalJSON() ([]byte, error) { return json.Marshal(string(s)) }
+// scalarJSON is the JSON form of a scalar's text in a release file: always
+// a string.
+func scalarJSON(text string) json.RawMessage {
+	if text == "" {
+		return nil
+	}
+	b, _ := json.Marshal(text)
+	return b
+}
 
-var scalarType = reflect.TypeFor[scalar]()
+// kindOfRaw names the JSON kind of a raw value, for messages.
+func kindOfRaw(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '[' {
+		return "an array"
+	}
+	return "an object"
+}
 
 // FormatVersion is the snapshot format version this build reads and writes.
 const FormatVersion = 1

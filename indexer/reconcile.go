@@ -34,16 +34,23 @@ func (c *Cache) Reconcile(ctx context.Context) error {
 		return fmt.Errorf("read cache: %w", err)
 	}
 	valid := map[store.ReleaseKey]string{} // valid release -> its environment
+	indexed := false                       // whether a release was (re)indexed
 	var pointers []store.Pointer
 	for _, p := range projects {
 		if !p.IsDir() || !ValidName(p.Name()) {
 			continue
 		}
-		ptrs, err := c.reconcileProject(ctx, p.Name(), known, valid)
+		ptrs, n, err := c.reconcileProject(ctx, p.Name(), known, valid)
 		if err != nil {
 			return err
 		}
 		pointers = append(pointers, ptrs...)
+		indexed = indexed || n > 0
+	}
+	if indexed {
+		if err := c.store.Optimize(ctx); err != nil {
+			c.log.Debug("optimize index", "err", err)
+		}
 	}
 	for key := range known {
 		if _, ok := valid[key]; !ok {
@@ -74,15 +81,17 @@ func (c *Cache) Reconcile(ctx context.Context) error {
 }
 
 // reconcileProject handles one project folder. It marks the valid releases
-// in valid and returns the folder's pointers, sorted by environment.
+// in valid and returns the folder's pointers and how many releases it
+// (re)indexed.
 func (c *Cache) reconcileProject(ctx context.Context, project string, known map[store.ReleaseKey]store.IndexedFile,
-	valid map[store.ReleaseKey]string) ([]store.Pointer, error) {
+	valid map[store.ReleaseKey]string) ([]store.Pointer, int, error) {
 	dir := c.projectDir(project)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("read cache: %w", err)
+		return nil, 0, fmt.Errorf("read cache: %w", err)
 	}
 	var pointers []store.Pointer
+	indexed := 0
 	for _, e := range entries {
 		if !e.Type().IsRegular() { // no folders, no symlinks out of the cache
 			continue
@@ -99,42 +108,54 @@ func (c *Cache) reconcileProject(ctx context.Context, project string, known map[
 			continue
 		}
 		key := store.ReleaseKey{Project: project, ID: id}
-		env, ok, err := c.reconcileRelease(ctx, key, e, known)
+		env, state, err := c.reconcileRelease(ctx, key, e, known)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
-		if ok {
+		if state != skipped {
 			valid[key] = env
 		}
+		if state == reindexed {
+			indexed++
+		}
 	}
-	return pointers, nil
+	return pointers, indexed, nil
 }
 
-// reconcileRelease indexes one release file if it changed. It reports
-// whether the file is a valid release, and the release's environment.
+// What reconcileRelease did with a release file.
+type fileState int
+
+const (
+	skipped   fileState = iota // not a valid release: not in the index
+	unchanged                  // already indexed as it is
+	reindexed                  // (re)indexed now
+)
+
+// reconcileRelease indexes one release file if it changed. It reports what
+// it did and the release's environment.
 func (c *Cache) reconcileRelease(ctx context.Context, key store.ReleaseKey, e os.DirEntry,
-	known map[store.ReleaseKey]store.IndexedFile) (string, bool, error) {
+	known map[store.ReleaseKey]store.IndexedFile) (string, fileState, error) {
 	info, err := e.Info()
 	if err != nil {
-		return "", false, nil // gone since the listing
+		return "", skipped, nil // gone since the listing
 	}
 	path := c.releaseFile(key.Project, key.ID)
 	was, indexed := known[key]
 	if indexed && was.Size == info.Size() && was.MTime == info.ModTime().UnixNano() {
-		return was.Environment, true, nil
+		return was.Environment, unchanged, nil
 	}
 	if info.Size() > maxReleaseFile {
 		c.log.Warn("skipping release file: too large", "file", path, "size", info.Size())
-		return "", false, nil
+		return "", skipped, nil
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		c.log.Warn("skipping release file: cannot read it", "file", path, "err", err)
-		return "", false, nil
+		return "", skipped, nil
 	}
 	file := store.FileState{Digest: digestOf(data), Size: int64(len(data)), MTime: info.ModTime().UnixNano()}
 	if indexed && was.Digest == file.Digest {
-		return was.Environment, true, c.store.TouchFile(ctx, key, file)
+		return was.Environment, unchanged, c.store.TouchFile(ctx, key, file)
 	}
 	snap, err := Decode(data)
 	if err == nil && (snap.Release.ID != key.ID || snap.Release.Project != key.Project) {
@@ -142,7 +163,7 @@ func (c *Cache) reconcileRelease(ctx context.Context, key store.ReleaseKey, e os
 	}
 	if err != nil {
 		c.log.Warn("skipping release file", "file", path, "err", err)
-		return "", false, nil
+		return "", skipped, nil
 	}
 	if snap.Origin.Digest == "" { // a file put here by hand, not by hubsnap
 		snap.Origin = store.Origin{Source: store.SourceImport, Digest: file.Digest,
@@ -150,9 +171,9 @@ func (c *Cache) reconcileRelease(ctx context.Context, key store.ReleaseKey, e os
 	}
 	c.log.Info("indexing release file", "project", key.Project, "release", key.ID)
 	if err := c.store.PutRelease(ctx, snap, file, false, nil); err != nil {
-		return "", false, err
+		return "", skipped, err
 	}
-	return snap.Release.Environment, true, nil
+	return snap.Release.Environment, reindexed, nil
 }
 
 // readPointer reads a .current file: one release id on one line.

@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/hubsnap/hubsnap/store"
@@ -67,14 +68,22 @@ func (d *document) validate() []string {
 		}
 		cols := map[string]bool{}
 		for j, c := range t.Columns {
-			cp := fmt.Sprintf("%s.columns[%d].name", p, j)
+			cp := fmt.Sprintf("%s.columns[%d]", p, j)
 			switch {
 			case c.Name == "":
-				v.add(cp, "empty")
+				v.add(cp+".name", "empty")
 			case cols[c.Name]:
-				v.add(cp, "duplicate %s", quote(c.Name))
+				v.add(cp+".name", "duplicate %s", quote(c.Name))
 			}
 			cols[c.Name] = true
+			if _, ok := scalarText(c.Default); !ok {
+				v.add(cp+".default", "want a string, number or boolean, got %s", kindOfRaw(c.Default))
+			}
+			for m, e := range c.Enum {
+				if _, ok := scalarText(e); !ok {
+					v.add(fmt.Sprintf("%s.enum[%d]", cp, m), "want a string, number or boolean, got %s", kindOfRaw(e))
+				}
+			}
 		}
 		if tables[k] == nil {
 			tables[k] = cols
@@ -195,15 +204,17 @@ func (d *document) snapshot() *store.Snapshot {
 	for _, t := range d.Tables {
 		st := store.Table{Name: t.Name, Connection: t.Connection, Comment: t.Comment, PrimaryKey: list(t.PrimaryKey)}
 		for _, c := range t.Columns {
+			def, _ := scalarText(c.Default)
 			col := store.Column{
 				Name:     c.Name,
 				Type:     c.Type,
 				Nullable: c.Nullable == nil || *c.Nullable,
 				Comment:  c.Comment,
-				Default:  string(c.Default),
+				Default:  def,
 			}
 			for _, e := range c.Enum {
-				col.Enum = append(col.Enum, string(e))
+				text, _ := scalarText(e)
+				col.Enum = append(col.Enum, text)
 			}
 			st.Columns = append(st.Columns, col)
 		}
@@ -233,6 +244,12 @@ func (d *document) snapshot() *store.Snapshot {
 		s.Logics = append(s.Logics, sl)
 	}
 	return s
+}
+
+// mustJSON encodes a string as JSON.
+func mustJSON(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b
 }
 
 // list returns names, or nil when it is empty.
@@ -275,9 +292,9 @@ func newDocument(s *store.Snapshot) *document {
 		}
 		for j, c := range t.Columns {
 			dt.Columns[j] = docColumn{Name: c.Name, Type: c.Type, Nullable: &c.Nullable, Comment: c.Comment,
-				Default: scalar(c.Default)}
+				Default: scalarJSON(c.Default)}
 			for _, e := range c.Enum {
-				dt.Columns[j].Enum = append(dt.Columns[j].Enum, scalar(e))
+				dt.Columns[j].Enum = append(dt.Columns[j].Enum, json.RawMessage(mustJSON(e)))
 			}
 		}
 		for j, fk := range t.ForeignKeys {

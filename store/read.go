@@ -127,8 +127,14 @@ func (s *Store) Tables(ctx context.Context, t Target, connection string) ([]Tabl
 		if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT connection, name FROM tables
-			WHERE release = ? AND (? = '' OR connection = ?) ORDER BY connection, name`, ri, connection, connection)
+		// One statement per shape, so each keeps its index: an OR on a
+		// parameter would make SQLite plan for the worse case.
+		q, args := `SELECT connection, name FROM tables WHERE release = ? ORDER BY connection, name`, []any{ri}
+		if connection != "" {
+			q = `SELECT connection, name FROM tables WHERE release = ? AND connection = ? ORDER BY name`
+			args = append(args, connection)
+		}
+		rows, err := tx.QueryContext(ctx, q, args...)
 		if err != nil {
 			return err
 		}
@@ -170,9 +176,15 @@ func (s *Store) Table(ctx context.Context, t Target, connection, name string) (*
 }
 
 func findTable(ctx context.Context, tx *sql.Tx, rel int64, connection, name string) (int64, *Table, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, connection, name, comment, primary_key FROM tables
-		WHERE release = ? AND name = ? AND (? = '' OR connection = ?) ORDER BY connection LIMIT 50`,
-		rel, name, connection, connection)
+	// A bare name uses tables_by_name, a qualified one the unique key.
+	q, args := `SELECT id, connection, name, comment, primary_key FROM tables
+		WHERE release = ? AND name = ? ORDER BY connection LIMIT 50`, []any{rel, name}
+	if connection != "" {
+		q = `SELECT id, connection, name, comment, primary_key FROM tables
+		WHERE release = ? AND connection = ? AND name = ?`
+		args = []any{rel, connection, name}
+	}
+	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -217,10 +217,12 @@ func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 	return v, err
 }
 
-// Optimize folds the write-ahead log back into the database file and
-// refreshes the query planner's statistics. Call it after large writes.
+// Optimize refreshes the query planner's statistics and folds the
+// write-ahead log back into the database file. Call it after large writes.
 func (s *Store) Optimize(ctx context.Context) error {
-	if _, err := s.w.ExecContext(ctx, "PRAGMA optimize"); err != nil {
+	// 0x10002: analyze tables that never were, not only those that changed
+	// a lot since the last time, so a fresh index gets statistics too.
+	if _, err := s.w.ExecContext(ctx, "PRAGMA optimize(0x10002)"); err != nil {
 		return fmt.Errorf("optimize index: %w", err)
 	}
 	if _, err := s.w.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
