@@ -44,7 +44,8 @@ CREATE TABLE connections (
 ) WITHOUT ROWID;
 
 -- (release, connection, name) serves a qualified lookup and the tables of a
--- connection in order; (release, name) serves a bare-name lookup.
+-- connection in order; (release, name, connection) serves a bare-name lookup
+-- and its order without statistics (ANALYZE) or a sort.
 CREATE TABLE tables (
     id          INTEGER PRIMARY KEY,
     release     INTEGER NOT NULL REFERENCES releases (id) ON DELETE CASCADE,
@@ -55,7 +56,7 @@ CREATE TABLE tables (
     primary_key TEXT    NOT NULL,  -- JSON array of column names, '[]' for none
     UNIQUE (release, connection, name)
 );
-CREATE INDEX tables_by_name ON tables (release, name);
+CREATE INDEX tables_by_name ON tables (release, name, connection);
 
 CREATE TABLE columns (
     table_id      INTEGER NOT NULL REFERENCES tables (id) ON DELETE CASCADE,

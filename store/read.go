@@ -66,7 +66,7 @@ func (s *Store) ReleaseInfo(ctx context.Context, key ReleaseKey) (ReleaseInfo, e
 // Current describes the current release of t; NoRelease when there is none.
 func (s *Store) Current(ctx context.Context, t Target) (ReleaseInfo, error) {
 	var ri ReleaseInfo
-	err := s.view(ctx, func(tx *sql.Tx) error {
+	err := s.view(ctx, func(tx readTx) error {
 		var err error
 		ri, err = current(ctx, tx, t)
 		return err
@@ -122,7 +122,7 @@ func (s *Store) IndexedFiles(ctx context.Context) (map[ReleaseKey]IndexedFile, e
 // name; only those of connection when it is not "".
 func (s *Store) Tables(ctx context.Context, t Target, connection string) ([]TableRef, error) {
 	out := []TableRef{}
-	err := s.view(ctx, func(tx *sql.Tx) error {
+	err := s.view(ctx, func(tx readTx) error {
 		ri, err := currentID(ctx, tx, t)
 		if err != nil {
 			return err
@@ -157,7 +157,7 @@ func (s *Store) Tables(ctx context.Context, t Target, connection string) ([]Tabl
 // names otherwise. An unknown table is NotFound.
 func (s *Store) Table(ctx context.Context, t Target, connection, name string) (*Table, error) {
 	var out *Table
-	err := s.view(ctx, func(tx *sql.Tx) error {
+	err := s.view(ctx, func(tx readTx) error {
 		rel, err := currentID(ctx, tx, t)
 		if err != nil {
 			return err
@@ -175,7 +175,7 @@ func (s *Store) Table(ctx context.Context, t Target, connection, name string) (*
 	return out, err
 }
 
-func findTable(ctx context.Context, tx *sql.Tx, rel int64, connection, name string) (int64, *Table, error) {
+func findTable(ctx context.Context, tx readTx, rel int64, connection, name string) (int64, *Table, error) {
 	// A bare name uses tables_by_name, a qualified one the unique key.
 	q, args := `SELECT id, connection, name, comment, primary_key FROM tables
 		WHERE release = ? AND name = ? ORDER BY connection LIMIT 50`, []any{rel, name}
@@ -224,7 +224,7 @@ func findTable(ctx context.Context, tx *sql.Tx, rel int64, connection, name stri
 		name, strings.Join(names, ", "))
 }
 
-func readTable(ctx context.Context, tx *sql.Tx, rel, id int64, t *Table) error {
+func readTable(ctx context.Context, tx readTx, rel, id int64, t *Table) error {
 	rows, err := tx.QueryContext(ctx, `SELECT name, type, nullable, comment, default_value, enum_values
 		FROM columns WHERE table_id = ? ORDER BY position`, id)
 	if err != nil {
@@ -324,7 +324,7 @@ func readTable(ctx context.Context, tx *sql.Tx, rel, id int64, t *Table) error {
 // Logics lists the logic names of t's current release, sorted.
 func (s *Store) Logics(ctx context.Context, t Target) ([]string, error) {
 	out := []string{}
-	err := s.view(ctx, func(tx *sql.Tx) error {
+	err := s.view(ctx, func(tx readTx) error {
 		rel, err := currentID(ctx, tx, t)
 		if err != nil {
 			return err
@@ -349,7 +349,7 @@ func (s *Store) Logics(ctx context.Context, t Target) ([]string, error) {
 // Logic returns one logic of t's current release; NotFound when unknown.
 func (s *Store) Logic(ctx context.Context, t Target, name string) (*Logic, error) {
 	var out *Logic
-	err := s.view(ctx, func(tx *sql.Tx) error {
+	err := s.view(ctx, func(tx readTx) error {
 		rel, err := currentID(ctx, tx, t)
 		if err != nil {
 			return err
@@ -392,13 +392,13 @@ func (s *Store) Logic(ctx context.Context, t Target, name string) (*Logic, error
 
 // view runs fn in one read transaction on the read pool, so every query in
 // it sees the same committed state.
-func (s *Store) view(ctx context.Context, fn func(*sql.Tx) error) error {
+func (s *Store) view(ctx context.Context, fn func(readTx) error) error {
 	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fmt.Errorf("read index: %w", err)
 	}
 	defer tx.Rollback()
-	if err := fn(tx); err != nil {
+	if err := fn(readTx{tx, s}); err != nil {
 		if _, ok := errors.AsType[*Error](err); ok {
 			return err
 		}
@@ -407,7 +407,7 @@ func (s *Store) view(ctx context.Context, fn func(*sql.Tx) error) error {
 	return nil
 }
 
-func current(ctx context.Context, tx *sql.Tx, t Target) (ReleaseInfo, error) {
+func current(ctx context.Context, tx readTx, t Target) (ReleaseInfo, error) {
 	ri, err := scanReleaseInfo(tx.QueryRowContext(ctx, "SELECT "+releaseColumns+` FROM releases r
 		JOIN current_releases c ON c.release = r.id WHERE c.project = ? AND c.environment = ?`, t.Project, t.Environment))
 	if err == sql.ErrNoRows {
@@ -416,7 +416,7 @@ func current(ctx context.Context, tx *sql.Tx, t Target) (ReleaseInfo, error) {
 	return ri, err
 }
 
-func currentID(ctx context.Context, tx *sql.Tx, t Target) (int64, error) {
+func currentID(ctx context.Context, tx readTx, t Target) (int64, error) {
 	var id int64
 	err := tx.QueryRowContext(ctx, "SELECT release FROM current_releases WHERE project = ? AND environment = ?",
 		t.Project, t.Environment).Scan(&id)
@@ -441,4 +441,50 @@ func decodeList(s string) ([]string, error) {
 		return nil, fmt.Errorf("decode name list: %w", err)
 	}
 	return out, nil
+}
+
+// readTx is a read transaction whose queries run as statements prepared
+// once on the read pool: the tools' lookups are short, so preparing each
+// query every time would cost more than running it.
+type readTx struct {
+	*sql.Tx
+	s *Store
+}
+
+// QueryContext runs a cached prepared statement for query in the
+// transaction.
+func (r readTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	stmt, err := r.s.prepared(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return r.Tx.StmtContext(ctx, stmt).QueryContext(ctx, args...)
+}
+
+// QueryRowContext is QueryContext for one row.
+func (r readTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	stmt, err := r.s.prepared(ctx, query)
+	if err != nil {
+		return r.Tx.QueryRowContext(ctx, query, args...) // reports the same error
+	}
+	return r.Tx.StmtContext(ctx, stmt).QueryRowContext(ctx, args...)
+}
+
+// prepared returns the read pool's prepared statement for query, preparing
+// it on first use. database/sql keeps one per pooled connection.
+func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+	s.stmtMu.Lock()
+	defer s.stmtMu.Unlock()
+	if stmt, ok := s.stmts[query]; ok {
+		return stmt, nil
+	}
+	stmt, err := s.r.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if s.stmts == nil {
+		s.stmts = map[string]*sql.Stmt{}
+	}
+	s.stmts[query] = stmt
+	return stmt, nil
 }

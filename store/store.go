@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -50,6 +51,9 @@ type Store struct {
 	path string
 	w    *sql.DB // the one writer
 	r    *sql.DB // read-only pool
+
+	stmtMu sync.Mutex
+	stmts  map[string]*sql.Stmt // prepared on r, by query text
 }
 
 // Open opens (creating if needed) the index at path and applies any missing
@@ -235,6 +239,12 @@ func (s *Store) Optimize(ctx context.Context) error {
 // log and removes the -wal and -shm files when no other process holds them.
 func (s *Store) Close() error {
 	var errs []error
+	s.stmtMu.Lock()
+	for _, stmt := range s.stmts {
+		errs = append(errs, stmt.Close())
+	}
+	s.stmts = nil
+	s.stmtMu.Unlock()
 	if s.r != nil {
 		errs = append(errs, s.r.Close())
 	}
