@@ -71,6 +71,9 @@ func Sync(ctx context.Context, opts SyncOptions) (Result, error) {
 		}
 		ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: opts.Project, ID: pick.ID})
 		switch {
+		case err == nil && ri.Environment != opts.Environment:
+			// Cached for another environment: nothing to reuse, so no
+			// conditional request either; the download will tell.
 		case err == nil && ri.Digest == pick.Digest:
 			return c.unchanged(ctx, ri)
 		case err == nil:
@@ -107,7 +110,7 @@ func Sync(ctx context.Context, opts SyncOptions) (Result, error) {
 			return Result{}, err
 		}
 	}
-	return c.storeSnapshot(ctx, snap)
+	return c.add(ctx, snap)
 }
 
 // Import reads a snapshot file (or standard input for "-") into the cache
@@ -131,7 +134,7 @@ func Import(ctx context.Context, cacheDir, path string, stdin io.Reader, log *sl
 	if err == nil && ri.Digest == snap.Origin.Digest && ri.Environment == snap.Release.Environment {
 		return c.unchanged(ctx, ri)
 	}
-	return c.storeSnapshot(ctx, snap)
+	return c.add(ctx, snap)
 }
 
 func readSnapshotFile(path string, stdin io.Reader) ([]byte, error) {
@@ -164,7 +167,7 @@ func readSnapshotFile(path string, stdin io.Reader) ([]byte, error) {
 }
 
 // store_ writes snap to the cache, makes it current and describes it.
-func (c *Cache) storeSnapshot(ctx context.Context, snap *store.Snapshot) (Result, error) {
+func (c *Cache) add(ctx context.Context, snap *store.Snapshot) (Result, error) {
 	if err := c.put(ctx, snap, true); err != nil {
 		return Result{}, err
 	}

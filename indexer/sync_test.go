@@ -552,3 +552,26 @@ func tablesOf(tb testing.TB, dir string) []store.TableRef {
 	}
 	return refs
 }
+
+func TestSyncDoesNotTrustACachedReleaseOfAnotherEnvironment(t *testing.T) {
+	// The Hub lists under dev a release the cache holds for prod, with the
+	// same digest: hubsnap must not count it as unchanged (which would make
+	// it current for prod again); it downloads it and finds the mismatch.
+	h := newHub(t)
+	prod := shopDoc(t, "rel_42", 42, func(doc map[string]any) {
+		doc["release"].(map[string]any)["environment"] = "prod"
+	})
+	h.Add("shop", prod)
+	dir := t.TempDir()
+	if _, err := Sync(context.Background(), SyncOptions{CacheDir: dir, Hub: client(t, h, ""), Project: "shop",
+		Environment: "prod", Log: testLog(t)}); err != nil {
+		t.Fatal(err)
+	}
+	before := tree(t, dir)
+	h.AddListed("shop", hubtest.Release{ID: "rel_42", Version: 42, Environment: "dev", Digest: hubtest.Digest(prod)}, prod)
+	_, err := syncShop(t, h, dir, "")
+	if err == nil || !strings.Contains(err.Error(), "shop/prod when asked for") {
+		t.Fatalf("sync = %v, want the environment mismatch", err)
+	}
+	assertTree(t, dir, before)
+}

@@ -96,12 +96,19 @@ On any failure the cache is exactly as before.`,
 	return cmd
 }
 
-func (a *app) runSync(cmd *cobra.Command, opts *syncOptions) error {
+// resolveCache resolves the settings and the cache folder, which every
+// snapshot command needs.
+func (a *app) resolveCache(cmd *cobra.Command) (*settings, string, error) {
 	s, err := a.resolve(cmd)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
-	cacheDir, err := s.needCache()
+	dir, err := s.needCache()
+	return s, dir, err
+}
+
+func (a *app) runSync(cmd *cobra.Command, opts *syncOptions) error {
+	s, cacheDir, err := a.resolveCache(cmd)
 	if err != nil {
 		return err
 	}
@@ -156,11 +163,7 @@ sanitizes it like sync does, and makes it current for the project and
 environment the snapshot names. Works offline.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			s, err := a.resolve(cmd)
-			if err != nil {
-				return err
-			}
-			cacheDir, err := s.needCache()
+			_, cacheDir, err := a.resolveCache(cmd)
 			if err != nil {
 				return err
 			}
@@ -185,11 +188,7 @@ func (a *app) newListCommand() *cobra.Command {
 current release of its project and environment.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, err := a.resolve(cmd)
-			if err != nil {
-				return err
-			}
-			cacheDir, err := s.needCache()
+			s, cacheDir, err := a.resolveCache(cmd)
 			if err != nil {
 				return err
 			}
@@ -240,11 +239,7 @@ func (a *app) newUseCommand() *cobra.Command {
 		Short: "Make a cached release current (offline rollback)",
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			s, err := a.resolve(cmd)
-			if err != nil {
-				return err
-			}
-			cacheDir, err := s.needCache()
+			s, cacheDir, err := a.resolveCache(cmd)
 			if err != nil {
 				return err
 			}
