@@ -3,7 +3,6 @@ package indexer
 import (
 	"fmt"
 	"regexp"
-	"strings"
 
 	"github.com/hubsnap/hubsnap/store"
 )
@@ -31,28 +30,8 @@ func CheckName(what, s string) error {
 	return store.Errorf(store.InvalidArgument, "%s %s is not valid: it must match %s", what, quote(s), NamePattern)
 }
 
-// logicSegment is one /-separated segment of a logic name.
-var logicSegment = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
-
 // checkLogicName explains why name is not a valid logic name, or returns "".
-// A logic name is /-separated segments of [A-Za-z0-9_.-]; no segment may be
-// empty, "." or "..", so the name cannot start or end with "/".
-func checkLogicName(name string) string {
-	if name == "" {
-		return "empty"
-	}
-	for seg := range strings.SplitSeq(name, "/") {
-		switch {
-		case seg == "":
-			return fmt.Sprintf("%s has an empty segment (no leading, trailing or double /)", quote(name))
-		case seg == "." || seg == "..":
-			return fmt.Sprintf("%s has a %q segment", quote(name), seg)
-		case !logicSegment.MatchString(seg):
-			return fmt.Sprintf("%s: segments may hold only A-Z a-z 0-9 _ . -", quote(name))
-		}
-	}
-	return ""
-}
+func checkLogicName(name string) string { return store.LogicNameProblem(name) }
 
 // quote quotes s for a message, shortening very long values.
 func quote(s string) string {

@@ -73,6 +73,7 @@ then read them through MCP, offline and fast.`,
 	a.flags.register(root)
 	root.AddCommand(
 		a.newSnapshotCommand(),
+		a.newServeCommand(),
 		a.newContextCommand(),
 		a.newVersionCommand(),
 	)

@@ -20,13 +20,19 @@ func (a *app) newVersionCommand() *cobra.Command {
 	}
 }
 
+// version is the module version of this build, "(devel)" when built from
+// a checkout.
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
 // versionString describes this build from its embedded build info.
 func versionString() string {
-	version, extra := "(devel)", ""
+	version, extra := version(), ""
 	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" {
-			version = bi.Main.Version
-		}
 		var rev, modified string
 		for _, s := range bi.Settings {
 			switch s.Key {

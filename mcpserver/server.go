@@ -1,0 +1,130 @@
+// Package mcpserver serves hubsnap's MCP tools: schema_list_tables,
+// schema_get_table, logic_list, logic_get and release_info.
+//
+// Every answer is read from the SQLite index (package store) at call time,
+// for the current release of one project and environment; nothing of a
+// release is held in memory, so a release that changes or goes away is seen
+// by the next call.
+//
+// Tool input and output schemas are inferred from the Go types the handlers
+// use (one source of truth); where a tag cannot say something, the inferred
+// schema is adjusted in code (see schemas.go).
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hubsnap/hubsnap/store"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Target is the project and environment whose current release is served.
+	Target store.Target
+	// Version is reported to clients as the server's version.
+	Version string
+	// Log receives internal errors and panics. It must not write to stdout.
+	Log *slog.Logger
+}
+
+// Server is hubsnap's MCP server.
+type Server struct {
+	*mcp.Server
+	store  *store.Store
+	target store.Target
+	log    *slog.Logger
+
+	// stop, once cancelled, cancels every call in flight.
+	stop   context.Context
+	cancel context.CancelFunc
+}
+
+const instructions = `hubsnap answers questions about the database schema and the server-side SQL
+logics of one release of a project, from a local, offline snapshot.
+Start with schema_list_tables or logic_list to see what exists, then
+schema_get_table or logic_get for the details. release_info says which
+release you are looking at.`
+
+// New returns a server for the current release of opts.Target in st.
+func New(st *store.Store, opts Options) *Server {
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Version == "" {
+		opts.Version = "(devel)"
+	}
+	stop, cancel := context.WithCancel(context.Background())
+	s := &Server{store: st, target: opts.Target, log: opts.Log, stop: stop, cancel: cancel}
+	s.Server = mcp.NewServer(&mcp.Implementation{Name: "hubsnap", Title: "hubsnap", Version: opts.Version},
+		&mcp.ServerOptions{Instructions: instructions, SchemaCache: mcp.NewSchemaCache()})
+	s.AddReceivingMiddleware(s.recoverPanics, s.cancelOnShutdown, argumentErrors)
+	s.addTableTools()
+	s.addLogicTools()
+	s.addReleaseTools()
+	return s
+}
+
+// Shutdown cancels every call in flight; their clients get a cancellation
+// error at once instead of waiting for a slow query.
+func (s *Server) Shutdown() { s.cancel() }
+
+// recoverPanics answers a panicking handler with -32603 and keeps serving.
+func (s *Server) recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.Error("panic in a handler", "method", method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
+			}
+		}()
+		return next(ctx, method, req)
+	}
+}
+
+// cancelOnShutdown ties each request's context to the server's lifetime:
+// go-sdk waits for handlers on shutdown but never cancels them.
+func (s *Server) cancelOnShutdown(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		stop := context.AfterFunc(s.stop, cancel)
+		defer stop()
+		return next(ctx, method, req)
+	}
+}
+
+// argumentErrors gives the tool errors go-sdk makes itself, when arguments
+// fail the input schema or cannot be decoded, the shape of every other
+// hubsnap tool error: {"error":{"code":"INVALID_ARGUMENT",...}}.
+func argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		r, ok := res.(*mcp.CallToolResult)
+		if err != nil || !ok || !r.IsError || len(r.Content) != 1 {
+			return res, err
+		}
+		text, ok := r.Content[0].(*mcp.TextContent)
+		if !ok || strings.HasPrefix(text.Text, `{"error":`) {
+			return res, err
+		}
+		msg := strings.TrimPrefix(text.Text, `validating "arguments": `)
+		r.Content = []mcp.Content{&mcp.TextContent{Text: (&toolError{Code: store.InvalidArgument,
+			Message: "invalid arguments: " + msg}).Error()}}
+		return r, nil
+	}
+}
+
+// readOnly are the annotations of every hubsnap tool: they read a local
+// snapshot and nothing else.
+func readOnly(title string) *mcp.ToolAnnotations {
+	f := false
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f,
+		DestructiveHint: &f}
+}
