@@ -74,6 +74,7 @@ then read them through MCP, offline and fast.`,
 	root.AddCommand(
 		a.newSnapshotCommand(),
 		a.newServeCommand(),
+		a.newDemoCommand(),
 		a.newContextCommand(),
 		a.newVersionCommand(),
 	)

@@ -1,0 +1,288 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/hubsnap/hubsnap/indexer"
+	"github.com/hubsnap/hubsnap/indexer/hubtest"
+)
+
+// demoRelease is the sample release the demo serves: the seeds' users,
+// posts, purchase_item and admin/users, and a few more. Its connection
+// URLs and logic secret are fake, there to show that they never reach the
+// cache or an answer.
+//
+//go:embed demo_release.json
+var demoRelease []byte
+
+// demoSecrets are the sensitive values in demoRelease.
+var demoSecrets = []string{"demo-password-not-real", "sk_live_demo_not_real", "postgres://", "clickhouse://"}
+
+// demoCall is one tool call the demo makes.
+type demoCall struct {
+	why  string
+	tool string
+	args map[string]any
+}
+
+var demoCalls = []demoCall{
+	{"What tables are there?", "schema_list_tables", map[string]any{}},
+	{"The columns and keys of posts (MCP-002)", "schema_get_table", map[string]any{"table": "posts"}},
+	{"A bare name in two connections is ambiguous", "schema_get_table", map[string]any{"table": "users"}},
+	{"...so ask for one of them", "schema_get_table", map[string]any{"table": "main.users"}},
+	{"A composite primary key", "schema_get_table", map[string]any{"table": "order_lines"}},
+	{"An unknown table names only what was asked", "schema_get_table", map[string]any{"table": "invoices"}},
+	{"What logics are there?", "logic_list", map[string]any{}},
+	{"A logic's SQL, params and auth (MCP-005)", "logic_get", map[string]any{"name": "purchase_item"}},
+	{"The logics/ prefix is accepted", "logic_get", map[string]any{"name": "logics/admin/users"}},
+	{"Which release is this?", "release_info", map[string]any{}},
+}
+
+func (a *app) newDemoCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "demo",
+		Short: "Run the whole thing on a built-in sample: Hub, sync, index, MCP over stdio",
+		Long: `Runs hubsnap's main job on a built-in sample release, with no Hub, no network and
+no setup: an in-process Hub on a loopback port serves the sample, hubsnap syncs it
+for real into a temporary cache (or --cache-dir), then starts "hubsnap serve" as a
+child process and talks MCP to it over stdio, printing each tool call and answer.
+It never touches your own cache unless you give --cache-dir.`,
+		Args: args(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.runDemo(cmd.Context(), cmd)
+		},
+	}
+}
+
+func (a *app) runDemo(ctx context.Context, cmd *cobra.Command) error {
+	w := a.stdout
+	dir := a.flags.cacheDir
+	if !cmd.Flags().Changed("cache-dir") { // only an explicit --cache-dir, never the user's real cache
+		tmp, err := os.MkdirTemp("", "hubsnap-demo-*")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		dir = filepath.Join(tmp, "cache")
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+
+	const token = "demo-token"
+	hub := hubtest.New()
+	defer hub.Close()
+	hub.Token = token
+	hub.Add("shop", demoRelease)
+	fmt.Fprintf(w, "1. An in-process Hub serves the sample release at %s (it wants a bearer token).\n\n", hub.URL())
+
+	client, err := indexer.NewHub(hub.URL(), indexer.HubOptions{Token: token})
+	if err != nil {
+		return err
+	}
+	res, err := indexer.Sync(ctx, indexer.SyncOptions{CacheDir: dir, Hub: client, Project: "shop", Environment: "dev", Log: a.log})
+	if err != nil {
+		return fmt.Errorf("demo sync: %w", err)
+	}
+	fmt.Fprintf(w, "2. hubsnap snapshot sync --hub %s --project shop\n   %s\n", hub.URL(), summary("synced", res))
+	fmt.Fprintf(w, "   into %s:\n", dir)
+	if err := listCache(w, dir); err != nil {
+		return err
+	}
+	if found := findInFiles(dir, demoSecrets); len(found) > 0 {
+		return fmt.Errorf("demo: sensitive values reached the cache: %v", found)
+	}
+	fmt.Fprintf(w, "   The sample's connection URLs, passwords and logic secret were dropped: none is in the cache.\n\n")
+
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("demo: find this program: %w", err)
+	}
+	serve := exec.CommandContext(ctx, exe, "serve", "--cache-dir", dir, "--project", "shop", "--environment", "dev")
+	serve.Env = demoEnv(dir)
+	serve.Stderr = a.stderr
+	fmt.Fprintf(w, "3. hubsnap serve, started as an assistant would, spoken to over stdio by an MCP client:\n\n")
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "hubsnap-demo", Version: version()}, nil).
+		Connect(ctx, &mcp.CommandTransport{Command: serve, TerminateDuration: 2 * time.Second}, nil)
+	if err != nil {
+		return fmt.Errorf("demo: start hubsnap serve: %w", err)
+	}
+	defer session.Close()
+
+	tools, err := session.ListTools(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("demo: list tools: %w", err)
+	}
+	fmt.Fprintf(w, "   tools/list:\n")
+	for _, t := range tools.Tools {
+		first, _, _ := strings.Cut(t.Description, "\n")
+		fmt.Fprintf(w, "   - %-18s %s\n", t.Name, first)
+	}
+	fmt.Fprintln(w)
+
+	var answers bytes.Buffer
+	for _, c := range demoCalls {
+		argJSON, _ := json.Marshal(c.args)
+		fmt.Fprintf(w, "   # %s\n   -> %s %s\n", c.why, c.tool, argJSON)
+		r, err := session.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+		if err != nil {
+			return fmt.Errorf("demo: call %s: %w", c.tool, err)
+		}
+		text := ""
+		if len(r.Content) > 0 {
+			if tc, ok := r.Content[0].(*mcp.TextContent); ok {
+				text = tc.Text
+			}
+		}
+		answers.WriteString(text)
+		prefix := "   <- "
+		if r.IsError {
+			prefix = "   <- (isError) "
+		}
+		fmt.Fprintf(w, "%s%s\n\n", prefix, indentJSON(text, "      "))
+	}
+	for _, s := range demoSecrets {
+		if strings.Contains(answers.String(), s) {
+			return fmt.Errorf("demo: an answer holds %q", s)
+		}
+	}
+
+	io.WriteString(w, `4. Connect your assistant to your own project:
+
+   hubsnap context set work --hub https://hub.example.com --project shop
+   printf '%s\n' "$HUB_TOKEN" | hubsnap context set work --token-stdin
+   hubsnap snapshot sync
+
+   Claude Code:
+   claude mcp add hubsnap -- hubsnap serve
+
+   Other MCP clients (Cursor, Claude Desktop, ...):
+   {
+     "mcpServers": {
+       "hubsnap": {"command": "hubsnap", "args": ["serve"]}
+     }
+   }
+`)
+	return nil
+}
+
+// demoEnv is the environment of the demo's serve: the caller's, without
+// the hubsnap settings that could point it at anything but the demo.
+func demoEnv(dir string) []string {
+	settings := []string{envCacheDir, envHub, envProject, envEnvironment, envToken, envConfigDir}
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(settings, name) {
+			env = append(env, kv)
+		}
+	}
+	return append(env, envConfigDir+"="+filepath.Join(filepath.Dir(dir), "config"))
+}
+
+// listCache prints the files of the cache folder.
+func listCache(w io.Writer, dir string) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		fmt.Fprintf(w, "     %-32s %8d bytes\n", filepath.ToSlash(rel), info.Size())
+		return nil
+	})
+}
+
+// findInFiles returns the needles found in any file under dir.
+func findInFiles(dir string, needles []string) []string {
+	var found []string
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil
+		}
+		for _, n := range needles {
+			if bytes.Contains(data, []byte(n)) {
+				found = append(found, n+" in "+filepath.Base(path))
+			}
+		}
+		return nil
+	})
+	return found
+}
+
+// indentJSON pretty-prints a JSON text for people: what fits in a line of
+// about 90 characters stays on one line; each line after the first starts
+// with indent.
+func indentJSON(text, indent string) string {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return text
+	}
+	var b strings.Builder
+	writePretty(&b, v, indent)
+	return b.String()
+}
+
+func writePretty(b *strings.Builder, v any, indent string) {
+	flat, _ := json.Marshal(v)
+	if len(indent)+len(flat) <= 90 {
+		b.Write(flat)
+		return
+	}
+	inner := indent + "  "
+	switch x := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		b.WriteString("{")
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			key, _ := json.Marshal(k)
+			fmt.Fprintf(b, "\n%s%s: ", inner, key)
+			writePretty(b, x[k], inner)
+		}
+		fmt.Fprintf(b, "\n%s}", indent)
+	case []any:
+		b.WriteString("[")
+		for i, e := range x {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(b, "\n%s", inner)
+			writePretty(b, e, inner)
+		}
+		fmt.Fprintf(b, "\n%s]", indent)
+	default:
+		b.Write(flat)
+	}
+}
