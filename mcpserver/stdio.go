@@ -6,10 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -42,13 +44,15 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 	return err
 }
 
-// maxCountedLine is the longest line checked for being a request; the
-// transport refuses longer ones.
-const maxCountedLine = mcp.DefaultMaxLineLength
+// maxLine is the longest message accepted, as go-sdk's own limit.
+const maxLine = mcp.DefaultMaxLineLength
 
-// requestReader copies the client's lines to the transport, counting the
-// requests (messages with an id and a method) among them. When the client's
-// input ends, it waits for their answers before passing the end on.
+// requestReader copies the client's messages to the transport, one line
+// each. It answers itself what go-sdk would end the session on (a line that
+// is not JSON, a batch, a message that is not JSON-RPC, an oversized line),
+// so no input can stop the server. It counts the requests it passes on and,
+// when the client's input ends, waits for their answers before passing the
+// end on.
 type requestReader struct {
 	src io.Reader
 	dst *io.PipeWriter
@@ -58,28 +62,23 @@ type requestReader struct {
 func (q *requestReader) pump(ctx context.Context) {
 	br := bufio.NewReaderSize(q.src, 64<<10)
 	requests := 0
-	var line []byte // the line so far, up to maxCountedLine
-	overflow := false
 	for {
-		chunk, err := br.ReadSlice('\n')
-		if len(chunk) > 0 {
-			if _, werr := q.dst.Write(chunk); werr != nil {
+		line, tooLong, err := readLine(br, maxLine)
+		switch msg := bytes.TrimSpace(line); {
+		case tooLong:
+			q.out.reply(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message over %d bytes", maxLine))
+		case len(msg) == 0:
+		default:
+			if id, code, why := check(msg); code != 0 {
+				q.out.reply(id, code, why)
+				break
+			}
+			if isRequest(msg) {
+				requests++
+			}
+			if _, werr := q.dst.Write(append(msg, '\n')); werr != nil {
 				return // the session is gone
 			}
-			if len(line)+len(chunk) > maxCountedLine {
-				overflow, line = true, line[:0]
-			} else if !overflow {
-				line = append(line, chunk...)
-			}
-			if chunk[len(chunk)-1] == '\n' {
-				if !overflow && isRequest(line) {
-					requests++
-				}
-				line, overflow = line[:0], false
-			}
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
 		}
 		if err != nil {
 			q.out.wait(ctx, requests, drainTimeout)
@@ -90,6 +89,49 @@ func (q *requestReader) pump(ctx context.Context) {
 			return
 		}
 	}
+}
+
+// readLine reads one line of at most max bytes. A longer line is read to
+// its end and dropped, and tooLong is set.
+func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > max {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return line, tooLong, err
+	}
+}
+
+// check returns a JSON-RPC error code (and the id to answer, and why) for a
+// line go-sdk cannot take, or code 0 for a line it can.
+func check(msg []byte) (id json.RawMessage, code int64, why string) {
+	switch {
+	case !json.Valid(msg):
+		return nil, jsonrpc.CodeParseError, "parse error: the line is not JSON"
+	case msg[0] == '[':
+		return nil, jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not supported"
+	case msg[0] != '{':
+		return nil, jsonrpc.CodeInvalidRequest, "a JSON-RPC message must be an object"
+	}
+	if _, err := jsonrpc.DecodeMessage(msg); err != nil {
+		var m struct {
+			ID json.RawMessage `json:"id"`
+		}
+		json.Unmarshal(msg, &m)
+		if len(m.ID) == 0 || (m.ID[0] != '"' && (m.ID[0] < '0' || m.ID[0] > '9') && m.ID[0] != '-') {
+			m.ID = nil // only a string or a number can be echoed back
+		}
+		return m.ID, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
+	}
+	return nil, 0, ""
 }
 
 // isRequest reports whether a JSON-RPC line is a request: it has an id and
@@ -116,9 +158,9 @@ type responseCounter struct {
 }
 
 func (c *responseCounter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.mu.Lock()
+	c.mu.Lock() // held across the write, so reply cannot interleave
 	defer c.mu.Unlock()
+	n, err := c.w.Write(p)
 	c.partial = append(c.partial, p[:n]...)
 	for {
 		i := bytes.IndexByte(c.partial, '\n')
@@ -135,6 +177,22 @@ func (c *responseCounter) Write(p []byte) (int, error) {
 		c.partial = c.partial[i+1:]
 	}
 	return n, err
+}
+
+// reply writes an error response of the reader's own (not counted: it
+// answers no request the transport saw).
+func (c *responseCounter) reply(id json.RawMessage, code int64, message string) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   jsonrpc.Error   `json:"error"`
+	}{"2.0", id, jsonrpc.Error{Code: code, Message: message}})
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.w.Write(append(b, '\n'))
 }
 
 func isResponse(line []byte) bool {
