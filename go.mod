@@ -3,7 +3,7 @@ module github.com/hubsnap/hubsnap
 go 1.26.0
 
 require (
-	github.com/fsnotify/fsnotify v1.10.1 // used from the watcher milestone on
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/google/go-cmp v0.7.0
 	github.com/google/jsonschema-go v0.4.3
 	github.com/modelcontextprotocol/go-sdk v1.8.0

@@ -24,14 +24,20 @@ import (
 // Each release is indexed in its own transaction, so a reader never sees
 // half of one.
 func (c *Cache) Reconcile(ctx context.Context) error {
+	_, err := c.reconcile(ctx)
+	return err
+}
+
+// reconcile is Reconcile, also reporting whether the index changed.
+func (c *Cache) reconcile(ctx context.Context) (changed bool, err error) {
 	known, err := c.store.IndexedFiles(ctx)
 	if err != nil {
-		return err
+		return false, err
 	}
 	root := filepath.Join(c.dir, releasesDir)
 	projects, err := os.ReadDir(root)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("read cache: %w", err)
+		return false, fmt.Errorf("read cache: %w", err)
 	}
 	valid := map[store.ReleaseKey]string{} // valid release -> its environment
 	indexed := false                       // whether a release was (re)indexed
@@ -42,7 +48,7 @@ func (c *Cache) Reconcile(ctx context.Context) error {
 		}
 		ptrs, n, err := c.reconcileProject(ctx, p.Name(), known, valid)
 		if err != nil {
-			return err
+			return false, err
 		}
 		pointers = append(pointers, ptrs...)
 		indexed = indexed || n > 0
@@ -56,8 +62,9 @@ func (c *Cache) Reconcile(ctx context.Context) error {
 		if _, ok := valid[key]; !ok {
 			c.log.Info("release file gone; dropping it from the index", "project", key.Project, "release", key.ID)
 			if err := c.store.DeleteRelease(ctx, key); err != nil {
-				return err
+				return false, err
 			}
+			changed = true
 		}
 	}
 
@@ -72,12 +79,12 @@ func (c *Cache) Reconcile(ctx context.Context) error {
 	})
 	have, err := c.store.Pointers(ctx)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if !slices.Equal(have, pointers) {
-		return c.store.ReplacePointers(ctx, pointers)
+		return true, c.store.ReplacePointers(ctx, pointers)
 	}
-	return nil
+	return changed || indexed, nil
 }
 
 // reconcileProject handles one project folder. It marks the valid releases

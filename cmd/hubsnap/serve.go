@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -50,7 +51,22 @@ release is current: run hubsnap snapshot sync first.`,
 				return err
 			}
 			srv := mcpserver.New(c.Store(), mcpserver.Options{Target: target, Version: version(), Log: a.log})
-			return srv.ServeStdio(cmd.Context(), a.stdin, a.stdout)
+
+			// Follow the release files while serving: a sync, import or use
+			// in another process, or a removed file, shows in the next call.
+			ctx, stop := context.WithCancel(cmd.Context())
+			watched := make(chan error, 1)
+			go func() {
+				watched <- c.Watch(ctx, indexer.WatchOptions{Changed: func() {
+					a.log.Info("the cache changed; serving its current state")
+				}})
+			}()
+			err = srv.ServeStdio(cmd.Context(), a.stdin, a.stdout)
+			stop()
+			if werr := <-watched; werr != nil {
+				a.log.Warn("watching the cache", "err", werr)
+			}
+			return err
 		},
 	}
 }
