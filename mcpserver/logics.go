@@ -69,7 +69,7 @@ func (s *Server) listLogics(ctx context.Context, _ *mcp.CallToolRequest, _ ListL
 	if err != nil {
 		return nil, ListLogicsOutput{}, s.fail(ctx, "logic_list", err)
 	}
-	return nil, ListLogicsOutput{Logics: names}, nil
+	return answer(ListLogicsOutput{Logics: names})
 }
 
 func (s *Server) getLogic(ctx context.Context, _ *mcp.CallToolRequest, in GetLogicInput) (*mcp.CallToolResult, Logic, error) {
@@ -92,5 +92,5 @@ func (s *Server) getLogic(ctx context.Context, _ *mcp.CallToolRequest, in GetLog
 	if out.Auth.Roles == nil {
 		out.Auth.Roles = []string{}
 	}
-	return nil, out, nil
+	return answer(out)
 }

@@ -37,6 +37,6 @@ func (s *Server) releaseInfo(ctx context.Context, _ *mcp.CallToolRequest, _ Rele
 	if err != nil {
 		return nil, ReleaseInfo{}, s.fail(ctx, "release_info", err)
 	}
-	return nil, ReleaseInfo{ID: ri.ID, Project: ri.Project, Environment: ri.Environment, Version: ri.Version,
-		CreatedAt: ri.CreatedAt, SyncedAt: ri.SyncedAt, Tables: ri.Tables, Logics: ri.Logics}, nil
+	return answer(ReleaseInfo{ID: ri.ID, Project: ri.Project, Environment: ri.Environment, Version: ri.Version,
+		CreatedAt: ri.CreatedAt, SyncedAt: ri.SyncedAt, Tables: ri.Tables, Logics: ri.Logics})
 }

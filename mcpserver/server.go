@@ -13,6 +13,7 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -119,6 +120,17 @@ func argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 			Message: "invalid arguments: " + msg}).Error()}}
 		return r, nil
 	}
+}
+
+// answer is a tool's successful result: out as structured content, and as
+// text in the order of its fields. (go-sdk would write the text through a
+// map, keys sorted, so "columns" would come before "name".)
+func answer[Out any](out Out) (*mcp.CallToolResult, Out, error) {
+	b, err := json.Marshal(out)
+	if err != nil {
+		return nil, out, err
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, out, nil
 }
 
 // readOnly are the annotations of every hubsnap tool: they read a local

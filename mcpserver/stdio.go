@@ -35,10 +35,11 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 	in := &requestReader{src: r, dst: pw, out: out}
 	go in.pump(ctx)
 	t := &mcp.IOTransport{Reader: pr, Writer: nopCloser{out}}
+	// Run waits for calls in flight when ctx ends; cancel them at once.
+	defer context.AfterFunc(ctx, s.Shutdown)()
 	err := s.Run(ctx, t)
 	pr.Close()
 	if ctx.Err() != nil {
-		s.Shutdown()
 		return nil // a signal asked us to stop: that is a clean exit
 	}
 	return err

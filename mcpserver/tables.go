@@ -141,7 +141,7 @@ func (s *Server) listTables(ctx context.Context, _ *mcp.CallToolRequest, in List
 	for i, r := range refs {
 		out.Tables[i] = TableRef{Name: r.Name, Connection: r.Connection}
 	}
-	return nil, out, nil
+	return answer(out)
 }
 
 func (s *Server) getTable(ctx context.Context, _ *mcp.CallToolRequest, in GetTableInput) (*mcp.CallToolResult, Table, error) {
@@ -163,7 +163,7 @@ func (s *Server) getTable(ctx context.Context, _ *mcp.CallToolRequest, in GetTab
 	if err != nil {
 		return nil, Table{}, s.fail(ctx, "schema_get_table", err)
 	}
-	return nil, tableOut(t), nil
+	return answer(tableOut(t))
 }
 
 // tableOut shapes a table as MCP-002 does, leaving out empty extras.

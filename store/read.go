@@ -27,6 +27,37 @@ func scanReleaseInfo(row interface{ Scan(...any) error }) (ReleaseInfo, error) {
 	return ri, err
 }
 
+// The queries of read transactions, prepared once on the read pool when
+// the store opens (see readTx).
+const (
+	qTables             = `SELECT connection, name FROM tables WHERE release = ? ORDER BY connection, name`
+	qTablesOfConnection = `SELECT connection, name FROM tables WHERE release = ? AND connection = ? ORDER BY name`
+	qTableByName        = `SELECT id, connection, name, comment, primary_key FROM tables
+		WHERE release = ? AND name = ? ORDER BY connection LIMIT 50`
+	qTableByConnection = `SELECT id, connection, name, comment, primary_key FROM tables
+		WHERE release = ? AND connection = ? AND name = ?`
+	qColumns = `SELECT name, type, nullable, comment, default_value, enum_values
+		FROM columns WHERE table_id = ? ORDER BY position`
+	qForeignKeys = `SELECT name, columns, ref_connection, ref_table, ref_columns, on_delete
+		FROM foreign_keys WHERE table_id = ? ORDER BY position`
+	qIndexes      = `SELECT name, columns, is_unique FROM indexes WHERE table_id = ? ORDER BY position`
+	qReferencedBy = `SELECT t.connection, t.name, f.name, f.columns, f.ref_columns
+		FROM foreign_keys f JOIN tables t ON t.id = f.table_id
+		WHERE f.release = ? AND f.ref_connection = ? AND f.ref_table = ?
+		ORDER BY t.connection, t.name, f.position`
+	qLogics = "SELECT name FROM logics WHERE release = ? ORDER BY name"
+	qLogic  = `SELECT id, name, description, sql, auth_required, auth_roles
+			FROM logics WHERE release = ? AND name = ?`
+	qParams  = "SELECT name, type, required FROM logic_params WHERE logic_id = ? ORDER BY position"
+	qCurrent = "SELECT " + releaseColumns + ` FROM releases r
+		JOIN current_releases c ON c.release = r.id WHERE c.project = ? AND c.environment = ?`
+	qCurrentID        = "SELECT release FROM current_releases WHERE project = ? AND environment = ?"
+	qConnectionExists = "SELECT EXISTS (SELECT 1 FROM connections WHERE release = ? AND name = ?)"
+)
+
+// readQueries lists them for Open to prepare.
+var readQueries = []string{qTables, qTablesOfConnection, qTableByName, qTableByConnection, qColumns, qForeignKeys, qIndexes, qReferencedBy, qLogics, qLogic, qParams, qCurrent, qCurrentID, qConnectionExists}
+
 // Releases lists the cached releases of project (of every project when
 // project is ""), by project, then newest version first.
 func (s *Store) Releases(ctx context.Context, project string) ([]ReleaseInfo, error) {
@@ -119,7 +150,8 @@ func (s *Store) IndexedFiles(ctx context.Context) (map[ReleaseKey]IndexedFile, e
 }
 
 // Tables lists the tables of t's current release, sorted by connection and
-// name; only those of connection when it is not "".
+// name; only those of connection when it is not "" (NotFound when the
+// release has no such connection).
 func (s *Store) Tables(ctx context.Context, t Target, connection string) ([]TableRef, error) {
 	out := []TableRef{}
 	err := s.view(ctx, func(tx readTx) error {
@@ -129,9 +161,9 @@ func (s *Store) Tables(ctx context.Context, t Target, connection string) ([]Tabl
 		}
 		// One statement per shape, so each keeps its index: an OR on a
 		// parameter would make SQLite plan for the worse case.
-		q, args := `SELECT connection, name FROM tables WHERE release = ? ORDER BY connection, name`, []any{ri}
+		q, args := qTables, []any{ri}
 		if connection != "" {
-			q = `SELECT connection, name FROM tables WHERE release = ? AND connection = ? ORDER BY name`
+			q = qTablesOfConnection
 			args = append(args, connection)
 		}
 		rows, err := tx.QueryContext(ctx, q, args...)
@@ -146,7 +178,20 @@ func (s *Store) Tables(ctx context.Context, t Target, connection string) ([]Tabl
 			}
 			out = append(out, r)
 		}
-		return rows.Err()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(out) == 0 && connection != "" {
+			// No tables: an unknown connection, or a known one left empty.
+			var known bool
+			if err := tx.QueryRowContext(ctx, qConnectionExists, ri, connection).Scan(&known); err != nil {
+				return err
+			}
+			if !known {
+				return Errorf(NotFound, "connection %q not found", connection)
+			}
+		}
+		return nil
 	})
 	return out, err
 }
@@ -177,11 +222,9 @@ func (s *Store) Table(ctx context.Context, t Target, connection, name string) (*
 
 func findTable(ctx context.Context, tx readTx, rel int64, connection, name string) (int64, *Table, error) {
 	// A bare name uses tables_by_name, a qualified one the unique key.
-	q, args := `SELECT id, connection, name, comment, primary_key FROM tables
-		WHERE release = ? AND name = ? ORDER BY connection LIMIT 50`, []any{rel, name}
+	q, args := qTableByName, []any{rel, name}
 	if connection != "" {
-		q = `SELECT id, connection, name, comment, primary_key FROM tables
-		WHERE release = ? AND connection = ? AND name = ?`
+		q = qTableByConnection
 		args = []any{rel, connection, name}
 	}
 	rows, err := tx.QueryContext(ctx, q, args...)
@@ -225,8 +268,7 @@ func findTable(ctx context.Context, tx readTx, rel int64, connection, name strin
 }
 
 func readTable(ctx context.Context, tx readTx, rel, id int64, t *Table) error {
-	rows, err := tx.QueryContext(ctx, `SELECT name, type, nullable, comment, default_value, enum_values
-		FROM columns WHERE table_id = ? ORDER BY position`, id)
+	rows, err := tx.QueryContext(ctx, qColumns, id)
 	if err != nil {
 		return err
 	}
@@ -248,8 +290,7 @@ func readTable(ctx context.Context, tx readTx, rel, id int64, t *Table) error {
 		return err
 	}
 
-	rows, err = tx.QueryContext(ctx, `SELECT name, columns, ref_connection, ref_table, ref_columns, on_delete
-		FROM foreign_keys WHERE table_id = ? ORDER BY position`, id)
+	rows, err = tx.QueryContext(ctx, qForeignKeys, id)
 	if err != nil {
 		return err
 	}
@@ -274,7 +315,7 @@ func readTable(ctx context.Context, tx readTx, rel, id int64, t *Table) error {
 		return err
 	}
 
-	rows, err = tx.QueryContext(ctx, `SELECT name, columns, is_unique FROM indexes WHERE table_id = ? ORDER BY position`, id)
+	rows, err = tx.QueryContext(ctx, qIndexes, id)
 	if err != nil {
 		return err
 	}
@@ -296,10 +337,7 @@ func readTable(ctx context.Context, tx readTx, rel, id int64, t *Table) error {
 		return err
 	}
 
-	rows, err = tx.QueryContext(ctx, `SELECT t.connection, t.name, f.name, f.columns, f.ref_columns
-		FROM foreign_keys f JOIN tables t ON t.id = f.table_id
-		WHERE f.release = ? AND f.ref_connection = ? AND f.ref_table = ?
-		ORDER BY t.connection, t.name, f.position`, rel, t.Connection, t.Name)
+	rows, err = tx.QueryContext(ctx, qReferencedBy, rel, t.Connection, t.Name)
 	if err != nil {
 		return err
 	}
@@ -329,7 +367,7 @@ func (s *Store) Logics(ctx context.Context, t Target) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, "SELECT name FROM logics WHERE release = ? ORDER BY name", rel)
+		rows, err := tx.QueryContext(ctx, qLogics, rel)
 		if err != nil {
 			return err
 		}
@@ -357,8 +395,7 @@ func (s *Store) Logic(ctx context.Context, t Target, name string) (*Logic, error
 		l := &Logic{}
 		var id int64
 		var roles string
-		err = tx.QueryRowContext(ctx, `SELECT id, name, description, sql, auth_required, auth_roles
-			FROM logics WHERE release = ? AND name = ?`, rel, name).
+		err = tx.QueryRowContext(ctx, qLogic, rel, name).
 			Scan(&id, &l.Name, &l.Description, &l.SQL, &l.Auth.Required, &roles)
 		if err == sql.ErrNoRows {
 			return Errorf(NotFound, "logic %q not found", name)
@@ -369,7 +406,7 @@ func (s *Store) Logic(ctx context.Context, t Target, name string) (*Logic, error
 		if l.Auth.Roles, err = decodeList(roles); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, "SELECT name, type, required FROM logic_params WHERE logic_id = ? ORDER BY position", id)
+		rows, err := tx.QueryContext(ctx, qParams, id)
 		if err != nil {
 			return err
 		}
@@ -408,8 +445,7 @@ func (s *Store) view(ctx context.Context, fn func(readTx) error) error {
 }
 
 func current(ctx context.Context, tx readTx, t Target) (ReleaseInfo, error) {
-	ri, err := scanReleaseInfo(tx.QueryRowContext(ctx, "SELECT "+releaseColumns+` FROM releases r
-		JOIN current_releases c ON c.release = r.id WHERE c.project = ? AND c.environment = ?`, t.Project, t.Environment))
+	ri, err := scanReleaseInfo(tx.QueryRowContext(ctx, qCurrent, t.Project, t.Environment))
 	if err == sql.ErrNoRows {
 		return ri, noRelease(t)
 	}
@@ -418,7 +454,7 @@ func current(ctx context.Context, tx readTx, t Target) (ReleaseInfo, error) {
 
 func currentID(ctx context.Context, tx readTx, t Target) (int64, error) {
 	var id int64
-	err := tx.QueryRowContext(ctx, "SELECT release FROM current_releases WHERE project = ? AND environment = ?",
+	err := tx.QueryRowContext(ctx, qCurrentID,
 		t.Project, t.Environment).Scan(&id)
 	if err == sql.ErrNoRows {
 		return 0, noRelease(t)
@@ -445,46 +481,41 @@ func decodeList(s string) ([]string, error) {
 
 // readTx is a read transaction whose queries run as statements prepared
 // once on the read pool: the tools' lookups are short, so preparing each
-// query every time would cost more than running it.
+// query every time would cost more than running it. Statements are
+// prepared in Open, before any transaction: preparing from inside one
+// would need a second pooled connection, and with every connection held by
+// a transaction waiting to prepare, nothing would move.
 type readTx struct {
 	*sql.Tx
 	s *Store
 }
 
-// QueryContext runs a cached prepared statement for query in the
-// transaction.
+// QueryContext runs query in the transaction, as its prepared statement
+// when it is one of readQueries.
 func (r readTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	stmt, err := r.s.prepared(ctx, query)
-	if err != nil {
-		return nil, err
+	if stmt, ok := r.s.stmts[query]; ok {
+		return r.Tx.StmtContext(ctx, stmt).QueryContext(ctx, args...)
 	}
-	return r.Tx.StmtContext(ctx, stmt).QueryContext(ctx, args...)
+	return r.Tx.QueryContext(ctx, query, args...)
 }
 
 // QueryRowContext is QueryContext for one row.
 func (r readTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	stmt, err := r.s.prepared(ctx, query)
-	if err != nil {
-		return r.Tx.QueryRowContext(ctx, query, args...) // reports the same error
+	if stmt, ok := r.s.stmts[query]; ok {
+		return r.Tx.StmtContext(ctx, stmt).QueryRowContext(ctx, args...)
 	}
-	return r.Tx.StmtContext(ctx, stmt).QueryRowContext(ctx, args...)
+	return r.Tx.QueryRowContext(ctx, query, args...)
 }
 
-// prepared returns the read pool's prepared statement for query, preparing
-// it on first use. database/sql keeps one per pooled connection.
-func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
-	s.stmtMu.Lock()
-	defer s.stmtMu.Unlock()
-	if stmt, ok := s.stmts[query]; ok {
-		return stmt, nil
+// prepare prepares readQueries on the read pool.
+func (s *Store) prepare(ctx context.Context) error {
+	s.stmts = make(map[string]*sql.Stmt, len(readQueries))
+	for _, q := range readQueries {
+		stmt, err := s.r.PrepareContext(ctx, q)
+		if err != nil {
+			return fmt.Errorf("prepare index queries: %w", err)
+		}
+		s.stmts[q] = stmt
 	}
-	stmt, err := s.r.PrepareContext(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	if s.stmts == nil {
-		s.stmts = map[string]*sql.Stmt{}
-	}
-	s.stmts[query] = stmt
-	return stmt, nil
+	return nil
 }

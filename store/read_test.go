@@ -96,7 +96,6 @@ func TestTables(t *testing.T) {
 			{Connection: "analytics", Name: "events"},
 			{Connection: "analytics", Name: "users"},
 		}},
-		{"warehouse", []TableRef{}},
 	}
 	for _, tt := range tests {
 		got, err := s.Tables(ctx, shopDev, tt.connection)
@@ -106,6 +105,11 @@ func TestTables(t *testing.T) {
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("Tables(%q) mismatch (-want +got):\n%s", tt.connection, diff)
 		}
+	}
+	// A connection the release does not have is NOT_FOUND, naming only it.
+	_, err := s.Tables(ctx, shopDev, "warehouse")
+	if ErrorCode(err) != NotFound || ErrorMessage(err) != `connection "warehouse" not found` {
+		t.Errorf(`Tables("warehouse") = %v, want NOT_FOUND naming it`, err)
 	}
 }
 

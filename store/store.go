@@ -23,7 +23,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -52,8 +51,7 @@ type Store struct {
 	w    *sql.DB // the one writer
 	r    *sql.DB // read-only pool
 
-	stmtMu sync.Mutex
-	stmts  map[string]*sql.Stmt // prepared on r, by query text
+	stmts map[string]*sql.Stmt // read queries prepared on r, by text; fixed after Open
 }
 
 // Open opens (creating if needed) the index at path and applies any missing
@@ -91,6 +89,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	r.SetMaxOpenConns(readers)
 	r.SetMaxIdleConns(readers)
 	s.r = r
+	if err := s.prepare(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -239,12 +241,9 @@ func (s *Store) Optimize(ctx context.Context) error {
 // log and removes the -wal and -shm files when no other process holds them.
 func (s *Store) Close() error {
 	var errs []error
-	s.stmtMu.Lock()
 	for _, stmt := range s.stmts {
 		errs = append(errs, stmt.Close())
 	}
-	s.stmts = nil
-	s.stmtMu.Unlock()
 	if s.r != nil {
 		errs = append(errs, s.r.Close())
 	}

@@ -1,0 +1,150 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// goldenDir holds this package's golden transcripts.
+var goldenDir = filepath.Join("..", "testdata", "golden", "mcpserver")
+
+// goldenCalls are the transcripts kept under testdata/golden/mcpserver: one
+// typical call of every tool and the answers that are easy to get wrong.
+var goldenCalls = []struct {
+	file string
+	tool string
+	args any
+}{
+	{"schema_list_tables", "schema_list_tables", map[string]any{}},
+	{"schema_list_tables_connection", "schema_list_tables", map[string]any{"connection": "analytics"}},
+	{"schema_get_table_posts", "schema_get_table", map[string]any{"table": "posts"}},
+	{"schema_get_table_items", "schema_get_table", map[string]any{"table": "items"}},
+	{"schema_get_table_users_ambiguous", "schema_get_table", map[string]any{"table": "users"}},
+	{"schema_get_table_main_users", "schema_get_table", map[string]any{"table": "users", "connection": "main"}},
+	{"schema_get_table_analytics_users", "schema_get_table", map[string]any{"table": "analytics.users"}},
+	{"schema_get_table_order_lines", "schema_get_table", map[string]any{"table": "order_lines"}},
+	{"schema_get_table_not_found", "schema_get_table", map[string]any{"table": "invoices"}},
+	{"schema_get_table_invalid_type", "schema_get_table", map[string]any{"table": 7}},
+	{"schema_get_table_missing_table", "schema_get_table", map[string]any{}},
+	{"schema_get_table_unknown_argument", "schema_get_table", map[string]any{"table": "posts", "evil": 1}},
+	{"logic_list", "logic_list", map[string]any{}},
+	{"logic_get_purchase_item", "logic_get", map[string]any{"name": "purchase_item"}},
+	{"logic_get_admin_users", "logic_get", map[string]any{"name": "logics/admin/users"}},
+	{"logic_get_items_search", "logic_get", map[string]any{"name": "items/search"}},
+	{"logic_get_not_found", "logic_get", map[string]any{"name": "refund_item"}},
+	{"logic_get_invalid_name", "logic_get", map[string]any{"name": "../admin/users"}},
+	{"release_info", "release_info", map[string]any{}},
+}
+
+// transcript is one golden file: the request and the whole result.
+type transcript struct {
+	Request struct {
+		Method string `json:"method"`
+		Params struct {
+			Name      string `json:"name"`
+			Arguments any    `json:"arguments"`
+		} `json:"params"`
+	} `json:"request"`
+	Result struct {
+		Content           []mcp.Content `json:"content"`
+		StructuredContent any           `json:"structuredContent,omitempty"`
+		IsError           bool          `json:"isError"`
+	} `json:"result"`
+}
+
+func TestGoldenTranscripts(t *testing.T) {
+	cs := shopSession(t)
+	for _, g := range goldenCalls {
+		t.Run(g.file, func(t *testing.T) {
+			res := call(t, cs, g.tool, g.args)
+			var tr transcript
+			tr.Request.Method = "tools/call"
+			tr.Request.Params.Name, tr.Request.Params.Arguments = g.tool, g.args
+			tr.Result.Content, tr.Result.StructuredContent, tr.Result.IsError = res.Content, res.StructuredContent, res.IsError
+			checkGolden(t, g.file+".json", tr)
+		})
+	}
+}
+
+// tools/list, whole: names, titles, descriptions, annotations and both
+// schemas, so that any change to what a client sees shows as a diff.
+func TestGoldenToolsList(t *testing.T) {
+	cs := shopSession(t)
+	tools := listTools(t, cs)
+	var list []*mcp.Tool
+	for _, name := range slices.Sorted(maps.Keys(tools)) {
+		list = append(list, tools[name])
+	}
+	checkGolden(t, "tools_list.json", map[string]any{"tools": list})
+}
+
+// initialize: server info, instructions and capabilities.
+func TestGoldenInitialize(t *testing.T) {
+	cs := shopSession(t)
+	checkGolden(t, "initialize.json", cs.InitializeResult())
+}
+
+// checkGolden compares v, as indented JSON, with the golden file name, or
+// rewrites the file under -update.
+func checkGolden(tb testing.TB, name string, v any) {
+	tb.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		tb.Fatalf("encode %s: %v", name, err)
+	}
+	got := buf.Bytes()
+	path := filepath.Join(goldenDir, name)
+	if *update {
+		if err := os.MkdirAll(goldenDir, 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatalf("%v (run go test ./mcpserver -update to create it)", err)
+	}
+	if !bytes.Equal(want, got) {
+		tb.Errorf("%s differs (-golden +got); run go test ./mcpserver -update if the change is intended:\n%s",
+			path, cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n")))
+	}
+}
+
+// Every golden file is written by a test: none is left over from a call
+// that was removed.
+func TestGoldenFilesAreAllUsed(t *testing.T) {
+	if *update {
+		t.Skip("rewriting")
+	}
+	used := map[string]bool{"tools_list.json": true, "initialize.json": true}
+	for _, g := range goldenCalls {
+		used[g.file+".json"] = true
+	}
+	entries, err := os.ReadDir(goldenDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !used[e.Name()] {
+			t.Errorf("%s is not written by any test; delete it", filepath.Join(goldenDir, e.Name()))
+		}
+	}
+}

@@ -1,0 +1,188 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/hubsnap/hubsnap/store"
+)
+
+// The acceptance criteria and failure modes of MCP-005 (logic tools), one
+// test each, against the shop fixture.
+
+// shopLogicNames are the fixture's logic names, sorted.
+var shopLogicNames = []string{"admin/users", "items/search", "posts/publish", "purchase_item"}
+
+func TestMCP005LogicListReturnsEveryLogicName(t *testing.T) {
+	cs := shopSession(t)
+	res := call(t, cs, "logic_list", map[string]any{})
+	got := success[ListLogicsOutput](t, res)
+	if diff := cmp.Diff(ListLogicsOutput{Logics: shopLogicNames}, got); diff != "" {
+		t.Errorf("logic_list (-want +got):\n%s", diff)
+	}
+	if k := keys(raw(t, res)); !slices.Equal(k, []string{"logics"}) {
+		t.Errorf("top-level keys = %v, want [logics]", k)
+	}
+}
+
+func TestMCP005LogicGetReturnsSQLParamsAndAuth(t *testing.T) {
+	cs := shopSession(t)
+	for _, l := range shopSnapshot(t).Logics {
+		t.Run(l.Name, func(t *testing.T) {
+			res := call(t, cs, "logic_get", map[string]any{"name": l.Name})
+			doc := raw(t, res)
+			for _, k := range []string{"name", "sql", "params", "auth"} {
+				if _, ok := doc[k]; !ok {
+					t.Errorf("answer lacks %q: %v", k, keys(doc))
+				}
+			}
+			want := Logic{Name: l.Name, Description: l.Description, SQL: l.SQL, Params: []Param{},
+				Auth: Auth{Required: l.Auth.Required, Roles: l.Auth.Roles}}
+			for _, p := range l.Params {
+				want.Params = append(want.Params, Param{Name: p.Name, Type: p.Type, Required: p.Required})
+			}
+			if want.Auth.Roles == nil {
+				want.Auth.Roles = []string{}
+			}
+			if diff := cmp.Diff(want, success[Logic](t, res)); diff != "" {
+				t.Errorf("logic_get (-want +got):\n%s", diff)
+			}
+		})
+	}
+
+	// The MCP-005 example, exactly.
+	got := success[Logic](t, call(t, cs, "logic_get", map[string]any{"name": "purchase_item"}))
+	want := Logic{Name: "purchase_item", Description: "Buy one item",
+		SQL:    "INSERT INTO purchases (user_id, item_id) VALUES (:user_id, :item_id) RETURNING id",
+		Params: []Param{{Name: "user_id", Type: "string", Required: true}, {Name: "item_id", Type: "string", Required: true}},
+		Auth:   Auth{Required: true, Roles: []string{"authenticated"}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("purchase_item (-want +got):\n%s", diff)
+	}
+}
+
+func TestMCP005LogicGetParamsHaveNameTypeRequired(t *testing.T) {
+	cs := shopSession(t)
+	for _, name := range shopLogicNames {
+		t.Run(name, func(t *testing.T) {
+			doc := raw(t, call(t, cs, "logic_get", map[string]any{"name": name}))
+			params, ok := doc["params"].([]any)
+			if !ok {
+				t.Fatalf("params = %#v, want an array (empty when none)", doc["params"])
+			}
+			for i, p := range params {
+				m, _ := p.(map[string]any)
+				if k := keys(m); !slices.Equal(k, []string{"name", "required", "type"}) {
+					t.Errorf("params[%d] keys = %v, want [name required type]", i, k)
+				}
+				if _, ok := m["required"].(bool); !ok {
+					t.Errorf("params[%d].required = %#v, want a boolean", i, m["required"])
+				}
+			}
+		})
+	}
+	// items/search has an optional parameter: required is false, not absent.
+	got := success[Logic](t, call(t, cs, "logic_get", map[string]any{"name": "items/search"}))
+	want := []Param{{Name: "q", Type: "string", Required: true}, {Name: "limit", Type: "integer", Required: false}}
+	if diff := cmp.Diff(want, got.Params); diff != "" {
+		t.Errorf("items/search params (-want +got):\n%s", diff)
+	}
+	// admin/users has none: "params": [].
+	if got := text(t, call(t, cs, "logic_get", map[string]any{"name": "admin/users"})); !strings.Contains(got, `"params":[]`) {
+		t.Errorf("admin/users text lacks \"params\":[]: %s", got)
+	}
+}
+
+func TestMCP005LogicGetAuthHasRequiredAndRoles(t *testing.T) {
+	cs := shopSession(t)
+	for _, tc := range []struct {
+		name string
+		want Auth
+	}{
+		{"purchase_item", Auth{Required: true, Roles: []string{"authenticated"}}},
+		{"admin/users", Auth{Required: true, Roles: []string{"admin"}}},
+		{"items/search", Auth{Required: false, Roles: []string{}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := call(t, cs, "logic_get", map[string]any{"name": tc.name})
+			auth, _ := raw(t, res)["auth"].(map[string]any)
+			if k := keys(auth); !slices.Equal(k, []string{"required", "roles"}) {
+				t.Errorf("auth keys = %v, want [required roles] (both always present)", k)
+			}
+			if diff := cmp.Diff(tc.want, success[Logic](t, res).Auth); diff != "" {
+				t.Errorf("auth (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestMCP005LogicGetUnknownNameIsNotFound(t *testing.T) {
+	cs := shopSession(t)
+	for _, name := range []string{"refund_item", "admin/people", "logics/refund_item", "admin", "purchase_item/x", "Purchase_item"} {
+		t.Run(name, func(t *testing.T) {
+			res := call(t, cs, "logic_get", map[string]any{"name": name})
+			msg := wantCode(t, res, store.NotFound)
+			asked := strings.TrimPrefix(name, "logics/")
+			if !strings.Contains(msg, asked) {
+				t.Errorf("message %q does not name %q", msg, asked)
+			}
+			// It names no other logic.
+			all, _ := json.Marshal(res)
+			for _, other := range shopLogicNames {
+				if !strings.Contains(name, other) && strings.Contains(string(all), other) {
+					t.Errorf("answer names logic %q: %s", other, all)
+				}
+			}
+		})
+	}
+}
+
+func TestMCP005LogicGetAcceptsLogicsPrefix(t *testing.T) {
+	cs := shopSession(t)
+	plain := text(t, call(t, cs, "logic_get", map[string]any{"name": "admin/users"}))
+	prefixed := text(t, call(t, cs, "logic_get", map[string]any{"name": "logics/admin/users"}))
+	if plain != prefixed {
+		t.Errorf("logics/admin/users answers\n%s\nwant the same as admin/users:\n%s", prefixed, plain)
+	}
+}
+
+// Failure mode: a release with no logics lists none; it is not an error.
+func TestMCP005EmptyReleaseListsNoLogics(t *testing.T) {
+	cs := sessionWith(t, emptySnapshot())
+	res := call(t, cs, "logic_list", map[string]any{})
+	if res.IsError {
+		t.Fatalf("isError: %s", text(t, res))
+	}
+	if got, want := text(t, res), `{"logics":[]}`; got != want {
+		t.Errorf("text = %s, want %s", got, want)
+	}
+	if got := success[map[string]any](t, res); !cmp.Equal(got, map[string]any{"logics": []any{}}) {
+		t.Errorf("structuredContent = %v, want {\"logics\":[]}", got)
+	}
+	wantCode(t, call(t, cs, "logic_get", map[string]any{"name": "purchase_item"}), store.NotFound)
+}
+
+// A release with tables but no logics, and one with logics but no tables:
+// each list is empty on its own.
+func TestMCP005LogicsWithoutTablesAndTablesWithoutLogics(t *testing.T) {
+	noLogics := shopSnapshot(t)
+	noLogics.Logics = nil
+	cs := sessionWith(t, noLogics)
+	if got := text(t, call(t, cs, "logic_list", map[string]any{})); got != `{"logics":[]}` {
+		t.Errorf("tables only: logic_list = %s", got)
+	}
+
+	noTables := shopSnapshot(t)
+	noTables.Tables = nil
+	cs = sessionWith(t, noTables)
+	if got := text(t, call(t, cs, "schema_list_tables", map[string]any{})); got != `{"tables":[]}` {
+		t.Errorf("logics only: schema_list_tables = %s", got)
+	}
+	if got := success[ListLogicsOutput](t, call(t, cs, "logic_list", map[string]any{})); len(got.Logics) != 4 {
+		t.Errorf("logics only: logic_list = %v", got.Logics)
+	}
+}
