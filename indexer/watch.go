@@ -27,6 +27,8 @@ type WatchOptions struct {
 	// Changed, when set, is called after a rescan that changed the index.
 	Changed func()
 	// Rescanned, when set, is called after every rescan, with its error.
+	// The first comes once the watches are in place: from then on no
+	// change is missed.
 	Rescanned func(error)
 }
 
@@ -62,7 +64,6 @@ func (c *Cache) Watch(ctx context.Context, opts WatchOptions) error {
 		return fmt.Errorf("watch the cache: %w", err)
 	}
 	defer w.Close()
-	c.addWatches(w)
 
 	var (
 		quiet   = time.NewTimer(time.Hour)
@@ -97,6 +98,8 @@ func (c *Cache) Watch(ctx context.Context, opts WatchOptions) error {
 		}
 	}
 
+	// Whatever changed before the watches were in place is caught here.
+	rescan()
 	for {
 		select {
 		case <-ctx.Done():

@@ -1,0 +1,279 @@
+package indexer
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hubsnap/hubsnap/store"
+)
+
+// watchLimit bounds every wait for the watcher; a healthy run takes a
+// fraction of it. SPEC §6 asks for changes within 2 s; these tests use a
+// short quiet period, so they see them much sooner.
+const watchLimit = 10 * time.Second
+
+// watched is a cache with a running watcher whose rescans a test can wait on.
+type watched struct {
+	*Cache
+	tb       testing.TB
+	rescans  chan error
+	changes  atomic.Int64
+	reindexs atomic.Int64
+}
+
+func startWatch(tb testing.TB, dir string, opts WatchOptions) *watched {
+	tb.Helper()
+	w := &watched{Cache: openCache(tb, dir), tb: tb, rescans: make(chan error, 1000)}
+	if opts.Quiet == 0 {
+		opts.Quiet = 50 * time.Millisecond
+	}
+	opts.Every = time.Hour // events only, unless a test says otherwise
+	opts.Changed = func() { w.changes.Add(1) }
+	opts.Rescanned = func(err error) { w.rescans <- err }
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- w.Watch(ctx, opts) }()
+	select { // the first rescan: the watches are in place
+	case err := <-w.rescans:
+		if err != nil {
+			tb.Fatal(err)
+		}
+	case <-time.After(watchLimit):
+		tb.Fatal("the watcher did not start")
+	}
+	tb.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				tb.Errorf("Watch: %v", err)
+			}
+		case <-time.After(watchLimit):
+			tb.Error("Watch did not stop")
+		}
+	})
+	return w
+}
+
+// until waits, rescan by rescan, for cond to hold.
+func (w *watched) until(what string, cond func() bool) {
+	w.tb.Helper()
+	deadline := time.After(watchLimit)
+	for !cond() {
+		select {
+		case err := <-w.rescans:
+			if err != nil {
+				w.tb.Fatalf("rescan: %v", err)
+			}
+		case <-deadline:
+			w.tb.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+func (w *watched) currentID() string {
+	ri, err := w.Store().Current(context.Background(), shopDev)
+	if err != nil {
+		return string(store.ErrorCode(err))
+	}
+	return ri.ID
+}
+
+// putFile writes a release file into place the way sync does (temp file,
+// rename), without touching the index: as another process would.
+func putFile(tb testing.TB, dir, project, name string, data []byte) {
+	tb.Helper()
+	folder := filepath.Join(dir, "releases", project)
+	if err := os.MkdirAll(folder, 0o700); err != nil {
+		tb.Fatal(err)
+	}
+	tmp := filepath.Join(folder, "."+name+".part-test")
+	writeFile(tb, tmp, data)
+	if err := os.Rename(tmp, filepath.Join(folder, name)); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func TestWatchFollowsReleaseFiles(t *testing.T) {
+	dir := t.TempDir()
+	importDoc(t, dir, shopDoc(t, "rel_41", 41, nil))
+	w := startWatch(t, dir, WatchOptions{})
+	if got := w.currentID(); got != "rel_41" {
+		t.Fatalf("current = %s, want rel_41", got)
+	}
+
+	// A new release file, then the pointer to it.
+	putFile(t, dir, "shop", "rel_42.json", shopDoc(t, "rel_42", 42, nil))
+	putFile(t, dir, "shop", "dev.current", []byte("rel_42\n"))
+	w.until("rel_42 to be current", func() bool { return w.currentID() == "rel_42" })
+
+	// The pointer changes back.
+	putFile(t, dir, "shop", "dev.current", []byte("rel_41\n"))
+	w.until("rel_41 to be current again", func() bool { return w.currentID() == "rel_41" })
+
+	// The current release's file is removed: NO_RELEASE; restored: back.
+	file := filepath.Join(dir, "releases/shop/rel_41.json")
+	saved := readFile(t, file)
+	os.Remove(file)
+	w.until("NO_RELEASE", func() bool { return w.currentID() == string(store.NoRelease) })
+	putFile(t, dir, "shop", "rel_41.json", []byte(saved))
+	w.until("rel_41 to be served again", func() bool { return w.currentID() == "rel_41" })
+
+	// A project folder created after the watch started.
+	putFile(t, dir, "blog", "rel_1.json", shopDoc(t, "rel_1", 1, func(doc map[string]any) {
+		doc["release"].(map[string]any)["project"] = "blog"
+	}))
+	putFile(t, dir, "blog", "dev.current", []byte("rel_1\n"))
+	w.until("blog's release", func() bool {
+		ri, err := w.Store().Current(context.Background(), store.Target{Project: "blog", Environment: "dev"})
+		return err == nil && ri.ID == "rel_1"
+	})
+}
+
+func TestWatchSurvivesReleasesFolderRecreated(t *testing.T) {
+	dir := t.TempDir()
+	importDoc(t, dir, shopDoc(t, "rel_41", 41, nil))
+	w := startWatch(t, dir, WatchOptions{})
+	releases := filepath.Join(dir, "releases")
+	if err := os.Rename(releases, filepath.Join(t.TempDir(), "moved-away")); err != nil {
+		t.Fatal(err)
+	}
+	w.until("NO_RELEASE with releases/ gone", func() bool { return w.currentID() == string(store.NoRelease) })
+
+	// Recreated, and filled afterwards: the new folders must be watched.
+	if err := os.Mkdir(releases, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	putFile(t, dir, "shop", "rel_42.json", shopDoc(t, "rel_42", 42, nil))
+	putFile(t, dir, "shop", "dev.current", []byte("rel_42\n"))
+	w.until("rel_42 in the recreated folder", func() bool { return w.currentID() == "rel_42" })
+	putFile(t, dir, "shop", "dev.current", []byte("rel_77\n"))
+	w.until("a later change in the recreated folder", func() bool { return w.currentID() == string(store.NoRelease) })
+}
+
+func TestWatchFoldsABurstIntoOneReindex(t *testing.T) {
+	dir := t.TempDir()
+	importDoc(t, dir, shopDoc(t, "rel_42", 42, nil))
+	// A long MaxWait: the burst must end in one rescan however slow the
+	// machine is.
+	w := startWatch(t, dir, WatchOptions{Quiet: 300 * time.Millisecond, MaxWait: time.Minute})
+	var last []byte
+	for i := range 100 {
+		last = shopDoc(t, "rel_42", 42, func(doc map[string]any) {
+			doc["tables"].([]any)[0].(map[string]any)["comment"] = fmt.Sprintf("write %d", i)
+		})
+		putFile(t, dir, "shop", "rel_42.json", last)
+	}
+	select {
+	case err := <-w.rescans:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(watchLimit):
+		t.Fatal("no rescan after the burst")
+	}
+	if got := w.changes.Load(); got != 1 {
+		t.Errorf("%d re-indexes for a burst of 100 writes, want 1", got)
+	}
+	tbl, err := w.Store().Table(context.Background(), shopDev, "analytics", "users")
+	if err != nil || tbl.Comment != "Daily user rollup" {
+		t.Fatalf("analytics.users = %v, %v", tbl, err)
+	}
+	main, _ := w.Store().Table(context.Background(), shopDev, "main", "users")
+	if main.Comment != "write 99" {
+		t.Errorf("after the burst the index holds %q, want the last write", main.Comment)
+	}
+	// The watcher seeing what it already indexed costs nothing.
+	var doc map[string]any
+	json.Unmarshal(last, &doc)
+	putFile(t, dir, "shop", "notes.txt", []byte("not a release"))
+	select {
+	case <-w.rescans:
+	case <-time.After(watchLimit):
+		t.Fatal("no rescan")
+	}
+	if got := w.changes.Load(); got != 1 {
+		t.Errorf("a rescan with nothing new changed the index (%d changes)", got)
+	}
+}
+
+// TestWatchReindexRace re-indexes a 2,000-table release over and over while
+// readers look tables up: every answer must come from one release whole.
+func TestWatchReindexRace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long")
+	}
+	const tables = 2000
+	ctx := context.Background()
+	dir := t.TempDir()
+	big := func(gen int) []byte {
+		doc := document{FormatVersion: FormatVersion,
+			Release: docRelease{ID: "rel_1", Project: "shop", Environment: "dev", Version: 1}}
+		for i := range tables {
+			t := docTable{Name: fmt.Sprintf("t_%04d", i), Comment: fmt.Sprintf("gen %d", gen)}
+			for j := range 5 {
+				t.Columns = append(t.Columns, docColumn{Name: fmt.Sprintf("g%d_c%d", gen, j), Type: "text"})
+			}
+			doc.Tables = append(doc.Tables, t)
+		}
+		data, _ := json.Marshal(doc)
+		return data
+	}
+	importDoc(t, dir, big(0))
+	w := startWatch(t, dir, WatchOptions{Quiet: 10 * time.Millisecond, MaxWait: 50 * time.Millisecond})
+
+	stop := make(chan struct{})
+	var reads, torn atomic.Int64
+	var wg sync.WaitGroup
+	for r := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				tbl, err := w.Store().Table(ctx, shopDev, "main", fmt.Sprintf("t_%04d", (i*7+r)%tables))
+				if err != nil {
+					t.Errorf("read during re-index: %v", err)
+					return
+				}
+				var gen int
+				fmt.Sscanf(tbl.Comment, "gen %d", &gen)
+				for _, c := range tbl.Columns {
+					if c.Name[:len(fmt.Sprintf("g%d_", gen))] != fmt.Sprintf("g%d_", gen) {
+						torn.Add(1)
+					}
+				}
+				reads.Add(1)
+			}
+		}()
+	}
+	const rounds = 4
+	for gen := 1; gen <= rounds; gen++ {
+		putFile(t, dir, "shop", "rel_1.json", big(gen))
+		want := fmt.Sprintf("gen %d", gen)
+		w.until("generation "+want, func() bool {
+			tbl, err := w.Store().Table(ctx, shopDev, "main", "t_0000")
+			return err == nil && tbl.Comment == want
+		})
+	}
+	close(stop)
+	wg.Wait()
+	t.Logf("%d re-indexes of %d tables, %d reads during them", rounds, tables, reads.Load())
+	if torn.Load() > 0 {
+		t.Errorf("%d torn reads: a table's columns from another release", torn.Load())
+	}
+	if reads.Load() == 0 {
+		t.Error("no reads happened")
+	}
+}
