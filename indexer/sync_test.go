@@ -575,3 +575,46 @@ func TestSyncDoesNotTrustACachedReleaseOfAnotherEnvironment(t *testing.T) {
 	}
 	assertTree(t, dir, before)
 }
+
+// TestConcurrentSyncs runs syncs of two releases at once on one cache, as
+// two terminals or a script and a person might: each waits for the other
+// (or says clearly why it stopped), and the cache ends consistent.
+func TestConcurrentSyncs(t *testing.T) {
+	h := newHub(t)
+	h.Add("shop", shopDoc(t, "rel_41", 41, nil))
+	h.Add("shop", shopDoc(t, "rel_42", 42, nil))
+	dir := t.TempDir()
+	errs := make(chan error, 6)
+	for i := range 6 {
+		release := ""
+		if i%2 == 0 {
+			release = "rel_41"
+		}
+		go func() {
+			_, err := syncShop(t, h, dir, release)
+			errs <- err
+		}()
+	}
+	for range 6 {
+		if err := <-errs; err != nil && !strings.Contains(err.Error(), "the index is busy") {
+			t.Errorf("concurrent sync: %v", err)
+		}
+	}
+	c := openCache(t, dir)
+	list, err := c.Releases(context.Background(), "shop")
+	if err != nil || len(list) != 2 {
+		t.Fatalf("releases = %v, %v; want rel_41 and rel_42", list, err)
+	}
+	cur, err := c.Store().Current(context.Background(), shopDev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(readFile(t, filepath.Join(dir, "releases/shop/dev.current"))); got != cur.ID {
+		t.Errorf("dev.current says %s, the index %s", got, cur.ID)
+	}
+	for f := range tree(t, dir) {
+		if strings.Contains(f, ".part-") {
+			t.Errorf("leftover temp file %s", f)
+		}
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -32,6 +33,10 @@ import (
 
 // readers is the size of the read-only connection pool.
 const readers = 4
+
+// busyTimeout is how long a write waits for another writer (another sync,
+// a serve re-indexing) before it gives up. It must match the DSN's.
+const busyTimeout = 10 * time.Second
 
 // The pragmas every connection gets. They are built from constants only:
 // modernc runs _pragma values as raw SQL.
@@ -128,6 +133,9 @@ func classify(op string, err error) error {
 		switch se.Code() & 0xff {
 		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
 			return fmt.Errorf("%s: %w: %v", op, ErrCorrupt, err)
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+			return fmt.Errorf("%s: the index is busy: another hubsnap has been writing it for over %s; try again (%v)",
+				op, busyTimeout, err)
 		}
 	}
 	return fmt.Errorf("%s: %w", op, err)
@@ -196,11 +204,20 @@ func (s *Store) apply(ctx context.Context, m migration) error {
 	if err != nil {
 		return fmt.Errorf("migration %s: %w", m.name, err)
 	}
-	tx, err := s.w.BeginTx(ctx, nil)
+	tx, err := s.w.BeginTx(ctx, nil) // immediate: holds the write lock
 	if err != nil {
 		return classify("migration "+m.name, err)
 	}
 	defer tx.Rollback()
+	// Another process opening the same new index may have applied it while
+	// this one waited for the lock.
+	var done bool
+	if err := tx.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM schema_migrations WHERE version = ?)", m.version).Scan(&done); err != nil {
+		return classify("migration "+m.name, err)
+	}
+	if done {
+		return nil
+	}
 	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
 		return classify("migration "+m.name, err)
 	}
