@@ -23,6 +23,7 @@ const watchLimit = 10 * time.Second
 type watched struct {
 	*Cache
 	tb       testing.TB
+	limit    time.Duration // bound of until; watchLimit unless a test needs more
 	rescans  chan error
 	changes  atomic.Int64
 	reindexs atomic.Int64
@@ -30,7 +31,7 @@ type watched struct {
 
 func startWatch(tb testing.TB, dir string, opts WatchOptions) *watched {
 	tb.Helper()
-	w := &watched{Cache: openCache(tb, dir), tb: tb, rescans: make(chan error, 1000)}
+	w := &watched{Cache: openCache(tb, dir), tb: tb, limit: watchLimit, rescans: make(chan error, 1000)}
 	if opts.Quiet == 0 {
 		opts.Quiet = 50 * time.Millisecond
 	}
@@ -65,7 +66,7 @@ func startWatch(tb testing.TB, dir string, opts WatchOptions) *watched {
 // until waits, rescan by rescan, for cond to hold.
 func (w *watched) until(what string, cond func() bool) {
 	w.tb.Helper()
-	deadline := time.After(watchLimit)
+	deadline := time.After(w.limit)
 	for !cond() {
 		select {
 		case err := <-w.rescans:
@@ -228,10 +229,22 @@ func TestWatchReindexRace(t *testing.T) {
 	}
 	importDoc(t, dir, big(0))
 	w := startWatch(t, dir, WatchOptions{Quiet: 10 * time.Millisecond, MaxWait: 50 * time.Millisecond})
+	// Re-indexing 2,000 tables under -race on a busy machine can take many
+	// seconds: this bounds a hang, not the speed.
+	w.limit = 3 * time.Minute
 
 	stop := make(chan struct{})
 	var reads, torn atomic.Int64
 	var wg sync.WaitGroup
+	stopReaders := func() {
+		select {
+		case <-stop:
+		default:
+			close(stop)
+		}
+		wg.Wait()
+	}
+	defer stopReaders() // also when a wait fails: no reader outlives the test
 	for r := range 4 {
 		wg.Add(1)
 		go func() {
@@ -267,8 +280,7 @@ func TestWatchReindexRace(t *testing.T) {
 			return err == nil && tbl.Comment == want
 		})
 	}
-	close(stop)
-	wg.Wait()
+	stopReaders()
 	t.Logf("%d re-indexes of %d tables, %d reads during them", rounds, tables, reads.Load())
 	if torn.Load() > 0 {
 		t.Errorf("%d torn reads: a table's columns from another release", torn.Load())
