@@ -84,6 +84,11 @@ func (s *Server) getLogic(ctx context.Context, _ *mcp.CallToolRequest, in GetLog
 	if err != nil {
 		return nil, Logic{}, s.fail(ctx, "logic_get", err)
 	}
+	return answer(logicOut(l))
+}
+
+// logicOut shapes a logic as MCP-005 does.
+func logicOut(l *store.Logic) Logic {
 	out := Logic{Name: l.Name, Description: l.Description, SQL: l.SQL, Params: make([]Param, len(l.Params)),
 		Auth: Auth{Required: l.Auth.Required, Roles: l.Auth.Roles}}
 	for i, p := range l.Params {
@@ -92,5 +97,5 @@ func (s *Server) getLogic(ctx context.Context, _ *mcp.CallToolRequest, in GetLog
 	if out.Auth.Roles == nil {
 		out.Auth.Roles = []string{}
 	}
-	return answer(out)
+	return out
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hubsnap/hubsnap/store"
 )
 
 // ReleaseInfoInput is the (empty) input of release_info.
@@ -37,6 +39,10 @@ func (s *Server) releaseInfo(ctx context.Context, _ *mcp.CallToolRequest, _ Rele
 	if err != nil {
 		return nil, ReleaseInfo{}, s.fail(ctx, "release_info", err)
 	}
-	return answer(ReleaseInfo{ID: ri.ID, Project: ri.Project, Environment: ri.Environment, Version: ri.Version,
-		CreatedAt: ri.CreatedAt, SyncedAt: ri.SyncedAt, Tables: ri.Tables, Logics: ri.Logics})
+	return answer(releaseOut(ri))
+}
+
+func releaseOut(ri store.ReleaseInfo) ReleaseInfo {
+	return ReleaseInfo{ID: ri.ID, Project: ri.Project, Environment: ri.Environment, Version: ri.Version,
+		CreatedAt: ri.CreatedAt, SyncedAt: ri.SyncedAt, Tables: ri.Tables, Logics: ri.Logics}
 }

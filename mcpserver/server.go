@@ -18,6 +18,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -45,6 +46,10 @@ type Server struct {
 	// stop, once cancelled, cancels every call in flight.
 	stop   context.Context
 	cancel context.CancelFunc
+
+	mu         sync.Mutex
+	subscribed map[string]int // resource URI -> subscriptions
+	served     string         // the release CheckRelease saw last
 }
 
 const instructions = `hubsnap answers questions about the database schema and the server-side SQL
@@ -62,13 +67,21 @@ func New(st *store.Store, opts Options) *Server {
 		opts.Version = "(devel)"
 	}
 	stop, cancel := context.WithCancel(context.Background())
-	s := &Server{store: st, target: opts.Target, log: opts.Log, stop: stop, cancel: cancel}
+	s := &Server{store: st, target: opts.Target, log: opts.Log, stop: stop, cancel: cancel, subscribed: map[string]int{}}
 	s.Server = mcp.NewServer(&mcp.Implementation{Name: "hubsnap", Title: "hubsnap", Version: opts.Version},
-		&mcp.ServerOptions{Instructions: instructions, SchemaCache: mcp.NewSchemaCache()})
+		&mcp.ServerOptions{
+			Instructions:       instructions,
+			SchemaCache:        mcp.NewSchemaCache(),
+			CompletionHandler:  s.complete,
+			SubscribeHandler:   s.subscribe,
+			UnsubscribeHandler: s.unsubscribe,
+		})
 	s.AddReceivingMiddleware(s.recoverPanics, s.cancelOnShutdown, argumentErrors)
 	s.addTableTools()
 	s.addLogicTools()
 	s.addReleaseTools()
+	s.addResources()
+	s.CheckRelease(context.Background()) // what is served now, to compare with later
 	return s
 }
 

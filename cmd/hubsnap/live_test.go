@@ -31,8 +31,10 @@ func TestServeFollowsOtherProcesses(t *testing.T) {
 	serve := hubsnapCmd(t, c, "serve")
 	stderr := &lockedBuffer{}
 	serve.Stderr = stderr
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "live", Version: "0"}, nil).
-		Connect(ctx, &mcp.CommandTransport{Command: serve, TerminateDuration: 5 * time.Second}, nil)
+	listChanged := make(chan struct{}, 100)
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "live", Version: "0"}, &mcp.ClientOptions{
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) { listChanged <- struct{}{} },
+	}).Connect(ctx, &mcp.CommandTransport{Command: serve, TerminateDuration: 5 * time.Second}, nil)
 	if err != nil {
 		t.Fatalf("connect: %v; stderr: %s", err, stderr)
 	}
@@ -84,6 +86,11 @@ func TestServeFollowsOtherProcesses(t *testing.T) {
 		t.Fatalf("second sync: %d %s", r.code, r.stderr)
 	}
 	waitFor("sync of rel_42 in another process", "rel_42")
+	select { // and the client is told
+	case <-listChanged:
+	case <-time.After(liveLimit):
+		t.Fatal("no notifications/resources/list_changed after the sync")
+	}
 
 	// An offline rollback in another process.
 	if r := runChild(t, c, "", "snapshot", "use", "rel_41"); r.code != exitOK {

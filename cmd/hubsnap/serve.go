@@ -57,9 +57,9 @@ release is current: run hubsnap snapshot sync first.`,
 			ctx, stop := context.WithCancel(cmd.Context())
 			watched := make(chan error, 1)
 			go func() {
-				watched <- c.Watch(ctx, indexer.WatchOptions{Changed: func() {
-					a.log.Info("the cache changed; serving its current state")
-				}})
+				// After every rescan, tell clients if the served release
+				// changed, whoever changed it (this process or another).
+				watched <- c.Watch(ctx, indexer.WatchOptions{Rescanned: func(error) { srv.CheckRelease(ctx) }})
 			}()
 			err = srv.ServeStdio(cmd.Context(), a.stdin, a.stdout)
 			stop()
