@@ -25,11 +25,7 @@ Logs go to stderr; stdout carries the protocol only. It refuses to start when no
 release is current: run hubsnap snapshot sync first.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			s, cacheDir, err := a.resolveCache(cmd)
-			if err != nil {
-				return err
-			}
-			project, env, err := s.needProject()
+			_, cacheDir, project, env, err := a.resolveTarget(cmd)
 			if err != nil {
 				return err
 			}

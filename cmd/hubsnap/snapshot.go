@@ -107,12 +107,18 @@ func (a *app) resolveCache(cmd *cobra.Command) (*settings, string, error) {
 	return s, dir, err
 }
 
-func (a *app) runSync(cmd *cobra.Command, opts *syncOptions) error {
-	s, cacheDir, err := a.resolveCache(cmd)
-	if err != nil {
-		return err
+// resolveTarget resolves the settings, the cache folder, and the project
+// and environment a command works on.
+func (a *app) resolveTarget(cmd *cobra.Command) (s *settings, cacheDir, project, env string, err error) {
+	if s, cacheDir, err = a.resolveCache(cmd); err != nil {
+		return nil, "", "", "", err
 	}
-	project, env, err := s.needProject()
+	project, env, err = s.needProject()
+	return s, cacheDir, project, env, err
+}
+
+func (a *app) runSync(cmd *cobra.Command, opts *syncOptions) error {
+	s, cacheDir, project, env, err := a.resolveTarget(cmd)
 	if err != nil {
 		return err
 	}
@@ -239,11 +245,7 @@ func (a *app) newUseCommand() *cobra.Command {
 		Short: "Make a cached release current (offline rollback)",
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			s, cacheDir, err := a.resolveCache(cmd)
-			if err != nil {
-				return err
-			}
-			project, env, err := s.needProject()
+			_, cacheDir, project, env, err := a.resolveTarget(cmd)
 			if err != nil {
 				return err
 			}
