@@ -129,6 +129,7 @@ func argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 			return res, err
 		}
 		msg := strings.TrimPrefix(text.Text, `validating "arguments": `)
+		msg = strings.ReplaceAll(msg, "<invalid reflect.Value>", "null") // go-sdk's wording for a JSON null
 		r.Content = []mcp.Content{&mcp.TextContent{Text: (&toolError{Code: store.InvalidArgument,
 			Message: "invalid arguments: " + msg}).Error()}}
 		return r, nil
