@@ -152,6 +152,19 @@ func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.C
 	return res, nil
 }
 
+// servedRelease names the release served now ("none" for none); ok is
+// false when the index cannot tell.
+func (s *Server) servedRelease(ctx context.Context) (string, bool) {
+	ri, err := s.store.Current(ctx, s.target)
+	switch {
+	case err == nil:
+		return ri.ID + " " + ri.Digest + " " + ri.SyncedAt, true
+	case store.ErrorCode(err) == store.NoRelease:
+		return "none", true
+	}
+	return "", false
+}
+
 // subscribe and unsubscribe track the URIs clients watch, to tell them
 // when the release changes.
 func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
@@ -177,10 +190,8 @@ func (s *Server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) err
 // notifications/resources/updated for each subscribed URI. Call it after
 // every rescan of the cache.
 func (s *Server) CheckRelease(ctx context.Context) {
-	now := "none"
-	if ri, err := s.store.Current(ctx, s.target); err == nil {
-		now = ri.ID + " " + ri.Digest + " " + ri.SyncedAt
-	} else if store.ErrorCode(err) != store.NoRelease {
+	now, ok := s.servedRelease(ctx)
+	if !ok {
 		return // cannot tell; the next rescan will
 	}
 	s.mu.Lock()

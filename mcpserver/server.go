@@ -81,7 +81,7 @@ func New(st *store.Store, opts Options) *Server {
 	s.addLogicTools()
 	s.addReleaseTools()
 	s.addResources()
-	s.CheckRelease(context.Background()) // what is served now, to compare with later
+	s.served, _ = s.servedRelease(context.Background()) // to compare with at each CheckRelease
 	return s
 }
 
