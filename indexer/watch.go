@@ -90,11 +90,11 @@ func (c *Cache) Watch(ctx context.Context, opts WatchOptions) error {
 		if err != nil && ctx.Err() == nil {
 			c.log.Warn("rescan the cache", "err", err)
 		}
-		if opts.Rescanned != nil {
-			opts.Rescanned(err)
-		}
 		if changed && opts.Changed != nil {
 			opts.Changed()
+		}
+		if opts.Rescanned != nil { // last: a caller woken by it sees all of the rescan
+			opts.Rescanned(err)
 		}
 	}
 
