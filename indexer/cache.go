@@ -82,9 +82,6 @@ func Exists(dir string) bool {
 	return err == nil
 }
 
-// Dir returns the cache folder's absolute path.
-func (c *Cache) Dir() string { return c.dir }
-
 // Store returns the index, for reading.
 func (c *Cache) Store() *store.Store { return c.store }
 

@@ -70,11 +70,12 @@ func (q *requestReader) pump(ctx context.Context) {
 			q.out.reply(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message over %d bytes", maxLine))
 		case len(msg) == 0:
 		default:
-			if id, code, why := check(msg); code != 0 {
+			request, id, code, why := check(msg)
+			if code != 0 {
 				q.out.reply(id, code, why)
 				break
 			}
-			if isRequest(msg) {
+			if request {
 				requests++
 			}
 			if _, werr := q.dst.Write(append(msg, '\n')); werr != nil {
@@ -111,18 +112,20 @@ func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 	}
 }
 
-// check returns a JSON-RPC error code (and the id to answer, and why) for a
-// line go-sdk cannot take, or code 0 for a line it can.
-func check(msg []byte) (id json.RawMessage, code int64, why string) {
+// check decodes one line. It returns a JSON-RPC error code (and the id to
+// answer, and why) for a line go-sdk cannot take, or code 0 and whether
+// the line is a request: a call with an id, which will be answered.
+func check(msg []byte) (request bool, id json.RawMessage, code int64, why string) {
 	switch {
 	case !json.Valid(msg):
-		return nil, jsonrpc.CodeParseError, "parse error: the line is not JSON"
+		return false, nil, jsonrpc.CodeParseError, "parse error: the line is not JSON"
 	case msg[0] == '[':
-		return nil, jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not supported"
+		return false, nil, jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not supported"
 	case msg[0] != '{':
-		return nil, jsonrpc.CodeInvalidRequest, "a JSON-RPC message must be an object"
+		return false, nil, jsonrpc.CodeInvalidRequest, "a JSON-RPC message must be an object"
 	}
-	if _, err := jsonrpc.DecodeMessage(msg); err != nil {
+	m, err := jsonrpc.DecodeMessage(msg)
+	if err != nil {
 		var m struct {
 			ID json.RawMessage `json:"id"`
 		}
@@ -130,22 +133,10 @@ func check(msg []byte) (id json.RawMessage, code int64, why string) {
 		if len(m.ID) == 0 || (m.ID[0] != '"' && (m.ID[0] < '0' || m.ID[0] > '9') && m.ID[0] != '-') {
 			m.ID = nil // only a string or a number can be echoed back
 		}
-		return m.ID, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
+		return false, m.ID, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
 	}
-	return nil, 0, ""
-}
-
-// isRequest reports whether a JSON-RPC line is a request: it has an id and
-// a method. Responses and notifications are not answered.
-func isRequest(line []byte) bool {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	if json.Unmarshal(bytes.TrimSpace(line), &m) != nil {
-		return false
-	}
-	return m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null"
+	req, ok := m.(*jsonrpc.Request)
+	return ok && req.IsCall(), nil, 0, ""
 }
 
 // responseCounter passes the transport's output through and counts the
