@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -46,6 +47,13 @@ var goldenCalls = []struct {
 	{"logic_get_not_found", "logic_get", map[string]any{"name": "refund_item"}},
 	{"logic_get_invalid_name", "logic_get", map[string]any{"name": "../admin/users"}},
 	{"release_info", "release_info", map[string]any{}},
+	{"schema_search_display_name", "schema_search", map[string]any{"query": "displayName"}},
+	{"schema_search_user", "schema_search", map[string]any{"query": "user"}},
+	{"schema_search_logic_kind", "schema_search", map[string]any{"query": "user", "kinds": []string{"logic"}}},
+	{"schema_search_limit", "schema_search", map[string]any{"query": "id", "limit": 3}},
+	{"schema_search_query_syntax", "schema_search", map[string]any{"query": `" OR * NEAR(`}},
+	{"schema_search_unknown_kind", "schema_search", map[string]any{"query": "user", "kinds": []string{"view"}}},
+	{"schema_search_empty_query", "schema_search", map[string]any{"query": " "}},
 }
 
 // transcript is one golden file: the request and the whole result.
@@ -90,6 +98,17 @@ func TestGoldenToolsList(t *testing.T) {
 	checkGolden(t, "tools_list.json", map[string]any{"tools": list})
 }
 
+// The tools' descriptions on their own, as plain text, so that their
+// wording (what an assistant reads to choose a tool) is easy to review.
+func TestGoldenToolDescriptions(t *testing.T) {
+	tools := listTools(t, shopSession(t))
+	var sb strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(tools)) {
+		fmt.Fprintf(&sb, "## %s\n\n%s\n\n", name, tools[name].Description)
+	}
+	checkGoldenText(t, "tool_descriptions.md", sb.String())
+}
+
 // initialize: server info, instructions and capabilities.
 func TestGoldenInitialize(t *testing.T) {
 	cs := shopSession(t)
@@ -107,7 +126,14 @@ func checkGolden(tb testing.TB, name string, v any) {
 	if err := enc.Encode(v); err != nil {
 		tb.Fatalf("encode %s: %v", name, err)
 	}
-	got := buf.Bytes()
+	checkGoldenText(tb, name, buf.String())
+}
+
+// checkGoldenText compares text with the golden file name, or rewrites the
+// file under -update.
+func checkGoldenText(tb testing.TB, name, text string) {
+	tb.Helper()
+	got := []byte(text)
 	path := filepath.Join(goldenDir, name)
 	if *update {
 		if err := os.MkdirAll(goldenDir, 0o755); err != nil {
@@ -134,7 +160,7 @@ func TestGoldenFilesAreAllUsed(t *testing.T) {
 	if *update {
 		t.Skip("rewriting")
 	}
-	used := map[string]bool{"tools_list.json": true, "initialize.json": true}
+	used := map[string]bool{"tools_list.json": true, "initialize.json": true, "tool_descriptions.md": true}
 	for _, g := range goldenCalls {
 		used[g.file+".json"] = true
 	}

@@ -265,7 +265,8 @@ func jsonEqual(tb testing.TB, a, b []byte) bool {
 }
 
 // toolNames are the tools hubsnap serves.
-var toolNames = []string{"logic_get", "logic_list", "release_info", "schema_get_table", "schema_list_tables"}
+var toolNames = []string{"logic_get", "logic_list", "release_info", "schema_get_table", "schema_list_tables",
+	"schema_search"}
 
 // everyToolCall is one typical call of every tool, used where every tool
 // must behave alike (no release, secrets).
@@ -278,4 +279,5 @@ var everyToolCall = []struct {
 	{"logic_list", map[string]any{}},
 	{"logic_get", map[string]any{"name": "purchase_item"}},
 	{"release_info", map[string]any{}},
+	{"schema_search", map[string]any{"query": "user"}},
 }

@@ -39,6 +39,7 @@ func TestAdvertisedSchemasComeFromHandlerTypes(t *testing.T) {
 		"logic_list":         {schemaFor[ListLogicsInput](), schemaFor[ListLogicsOutput]()},
 		"logic_get":          {schemaFor[GetLogicInput](), schemaFor[Logic]()},
 		"release_info":       {schemaFor[ReleaseInfoInput](), schemaFor[ReleaseInfo]()},
+		"schema_search":      searchSchemas(),
 	}
 	if got := slices.Sorted(maps.Keys(tools)); !slices.Equal(got, toolNames) {
 		t.Errorf("tools = %v, want %v", got, toolNames)

@@ -54,9 +54,10 @@ type Server struct {
 
 const instructions = `hubsnap answers questions about the database schema and the server-side SQL
 logics of one release of a project, from a local, offline snapshot.
-Start with schema_list_tables or logic_list to see what exists, then
-schema_get_table or logic_get for the details. release_info says which
-release you are looking at.`
+Find things with schema_search (names, comments, SQL) or list them with
+schema_list_tables and logic_list, then read the details with
+schema_get_table or logic_get. release_info says which release you are
+looking at.`
 
 // New returns a server for the current release of opts.Target in st.
 func New(st *store.Store, opts Options) *Server {
@@ -80,6 +81,7 @@ func New(st *store.Store, opts Options) *Server {
 	s.addTableTools()
 	s.addLogicTools()
 	s.addReleaseTools()
+	s.addSearchTool()
 	s.addResources()
 	s.served, _ = s.servedRelease(context.Background()) // to compare with at each CheckRelease
 	return s

@@ -112,8 +112,8 @@ func (s *Server) addTableTools() {
 		Name:  "schema_list_tables",
 		Title: "List tables",
 		Description: `List every table of the current release: name and database connection, sorted.
-Call this first to learn what tables exist before writing code against the database;
-then use schema_get_table for columns and keys. Give "connection" to list one connection only.`,
+Use it to see what tables exist, then schema_get_table for columns and keys. In a large
+schema (hundreds of tables), use schema_search to find the ones you need instead.`,
 		Annotations: readOnly("List tables"),
 	}, s.listTables)
 

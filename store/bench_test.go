@@ -1,98 +1,68 @@
-package store
+package store_test
 
 import (
 	"context"
-	"fmt"
+	"path/filepath"
 	"testing"
+
+	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/storetest"
 )
 
-// The size of the synthetic release of the benchmarks: 10,000 tables of 20
-// columns, one foreign key per table (10,000) and 5,000 logics.
-const (
-	benchTables  = 10_000
-	benchColumns = 20
-	benchLogics  = 5_000
-)
+// The benchmarks run on storetest.Large: 10,000 tables with about 160,000
+// columns, 20,000 foreign keys and 2,000 logics.
 
-// bigSnapshot builds the synthetic release. Every table has a key, a
-// foreign key to another table, an index and some commented, defaulted and
-// enumerated columns; every logic has three params and auth.
-func bigSnapshot() *Snapshot {
-	snap := &Snapshot{
-		Release:     Release{ID: "rel_big", Project: "shop", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
-		Origin:      Origin{Source: SourceHub, Digest: "sha256:" + fmt.Sprintf("%064d", 0), SyncedAt: "2026-11-01T10:00:01Z"},
-		Connections: []Connection{{Name: "main", Engine: "postgres"}},
-		Tables:      make([]Table, benchTables),
-		Logics:      make([]Logic, benchLogics),
+var big = store.Target{Project: "big", Environment: "dev"}
+
+func openBench(b *testing.B) *store.Store {
+	b.Helper()
+	s, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "index.db"))
+	if err != nil {
+		b.Fatal(err)
 	}
-	for i := range snap.Tables {
-		t := &snap.Tables[i]
-		t.Name = fmt.Sprintf("table_%05d", i)
-		t.Connection = "main"
-		t.Comment = fmt.Sprintf("Synthetic table number %d", i)
-		t.Columns = make([]Column, benchColumns)
-		for j := range t.Columns {
-			c := &t.Columns[j]
-			c.Name = fmt.Sprintf("column_%02d", j)
-			c.Type = []string{"string", "integer", "timestamp", "boolean"}[j%4]
-			c.Nullable = j%3 == 0
-			if j%5 == 0 {
-				c.Comment = fmt.Sprintf("column %d of table %d", j, i)
-			}
-			if j%7 == 0 {
-				c.Default = "0"
-			}
-			if j == 3 {
-				c.Enum = []string{"new", "active", "closed"}
-			}
-		}
-		t.Columns[0].Name = "id"
-		t.Columns[1].Name = "ref_id"
-		t.PrimaryKey = []string{"id"}
-		t.ForeignKeys = []ForeignKey{{
-			Name: t.Name + "_ref_fk", Columns: []string{"ref_id"}, RefConnection: "main",
-			RefTable: fmt.Sprintf("table_%05d", (i*7+1)%benchTables), RefColumns: []string{"id"}, OnDelete: "cascade",
-		}}
-		t.Indexes = []Index{{Name: t.Name + "_ref_idx", Columns: []string{"ref_id"}}}
-	}
-	for i := range snap.Logics {
-		snap.Logics[i] = Logic{
-			Name:        fmt.Sprintf("group_%02d/logic_%05d", i%50, i),
-			Description: fmt.Sprintf("Synthetic logic number %d", i),
-			SQL:         fmt.Sprintf("SELECT * FROM table_%05d WHERE id = :id AND column_02 > :since LIMIT :limit", i),
-			Params: []Param{
-				{Name: "id", Type: "string", Required: true},
-				{Name: "since", Type: "timestamp"},
-				{Name: "limit", Type: "integer"},
-			},
-			Auth: Auth{Required: true, Roles: []string{"authenticated"}},
-		}
-	}
-	return snap
+	b.Cleanup(func() { s.Close() })
+	return s
 }
 
 func BenchmarkPutRelease(b *testing.B) {
-	snap := bigSnapshot()
-	s := openStore(b)
+	snap := storetest.Release(storetest.Large)
+	s := openBench(b)
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
 		// Replaces the release after the first run, as a re-sync does.
-		if err := s.PutRelease(ctx, snap, FileState{}, true, nil); err != nil {
+		if err := s.PutRelease(ctx, snap, store.FileState{}, true, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(benchTables*b.N)/b.Elapsed().Seconds(), "tables/s")
+	b.ReportMetric(float64(len(snap.Tables)*b.N)/b.Elapsed().Seconds(), "tables/s")
 }
 
-// openBig opens an index holding the synthetic release as current. With
+// BenchmarkSearchIndexing is the part of BenchmarkPutRelease that builds
+// the search index: replacing the release's search rows.
+func BenchmarkSearchIndexing(b *testing.B) {
+	snap := storetest.Release(storetest.Large)
+	s := openBench(b)
+	ctx := context.Background()
+	if err := s.PutRelease(ctx, snap, store.FileState{}, true, nil); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := s.PutSearchRows(ctx, snap.Release.Project, snap.Release.ID, snap); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// openBig opens an index holding the large release as current. With
 // optimize, it runs Store.Optimize afterwards as the indexer does, which
 // gives SQLite's planner statistics.
-func openBig(b *testing.B, optimize bool) *Store {
+func openBig(b *testing.B, optimize bool) *store.Store {
 	b.Helper()
-	s := openStore(b)
+	s := openBench(b)
 	ctx := context.Background()
-	if err := s.PutRelease(ctx, bigSnapshot(), FileState{}, true, nil); err != nil {
+	if err := s.PutRelease(ctx, storetest.Release(storetest.Large), store.FileState{}, true, nil); err != nil {
 		b.Fatal(err)
 	}
 	if optimize {
@@ -117,12 +87,13 @@ func BenchmarkTable(b *testing.B) {
 			ctx := context.Background()
 			b.ReportAllocs()
 			for b.Loop() {
-				t, err := s.Table(ctx, shopDev, "", "table_05000")
+				// A base table: other tables' keys point at it.
+				t, err := s.Table(ctx, big, "", "billing_invoices")
 				if err != nil {
 					b.Fatal(err)
 				}
-				if len(t.Columns) != benchColumns || len(t.ReferencedBy) == 0 {
-					b.Fatalf("table_05000: %d columns, %d references", len(t.Columns), len(t.ReferencedBy))
+				if len(t.Columns) < 10 || len(t.ReferencedBy) == 0 {
+					b.Fatalf("billing_invoices: %d columns, %d references", len(t.Columns), len(t.ReferencedBy))
 				}
 			}
 		})
@@ -135,12 +106,12 @@ func BenchmarkTables(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		tables, err := s.Tables(ctx, shopDev, "")
+		tables, err := s.Tables(ctx, big, "")
 		if err != nil {
 			b.Fatal(err)
 		}
-		if len(tables) != benchTables {
-			b.Fatalf("%d tables, want %d", len(tables), benchTables)
+		if len(tables) != storetest.Large.Tables {
+			b.Fatalf("%d tables, want %d", len(tables), storetest.Large.Tables)
 		}
 	}
 }
@@ -148,11 +119,44 @@ func BenchmarkTables(b *testing.B) {
 // BenchmarkLogic is one logic_get lookup with its params.
 func BenchmarkLogic(b *testing.B) {
 	s := openBig(b, true)
+	name := storetest.Release(storetest.Large).Logics[1000].Name
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := s.Logic(ctx, shopDev, "group_00/logic_02500"); err != nil {
+		if _, err := s.Logic(ctx, big, name); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkSearch is schema_search over the large release: a rare query
+// (one table), a word in every table (id), a prefix, a word in thousands
+// of column comments, a Korean word and a query that matches nothing.
+func BenchmarkSearch(b *testing.B) {
+	s := openBig(b, true)
+	ctx := context.Background()
+	for _, bc := range []struct {
+		name, query string
+		min         int // hits expected at least
+	}{
+		{"rare", "procurement vendors archive", 1},
+		{"common-id", "id", 20},
+		{"prefix", "procur", 20},
+		{"comment-word", "minor units", 20},
+		{"korean", "고객", 20},
+		{"nothing", "zebra", 0},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := s.Search(ctx, big, store.SearchQuery{Text: bc.query})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(res.Hits) < bc.min {
+					b.Fatalf("%q: %d hits, want at least %d", bc.query, len(res.Hits), bc.min)
+				}
+			}
+		})
 	}
 }

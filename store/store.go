@@ -243,6 +243,11 @@ func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
 // Optimize refreshes the query planner's statistics and folds the
 // write-ahead log back into the database file. Call it after large writes.
 func (s *Store) Optimize(ctx context.Context) error {
+	// A big release reaches the search index as dozens of segments, and
+	// every search would visit each: merge them into one.
+	if _, err := s.w.ExecContext(ctx, "INSERT INTO search (search) VALUES ('optimize')"); err != nil {
+		return fmt.Errorf("optimize search index: %w", err)
+	}
 	// 0x10002: analyze tables that never were, not only those that changed
 	// a lot since the last time, so a fresh index gets statistics too.
 	if _, err := s.w.ExecContext(ctx, "PRAGMA optimize(0x10002)"); err != nil {

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 )
@@ -98,9 +100,56 @@ func (s *Store) ReplacePointers(ctx context.Context, ptrs []Pointer) error {
 // not an error.
 func (s *Store) DeleteRelease(ctx context.Context, key ReleaseKey) error {
 	return s.write(ctx, "delete release "+key.ID, nil, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, "DELETE FROM releases WHERE project = ? AND release_id = ?", key.Project, key.ID)
+		var id int64
+		err := tx.QueryRowContext(ctx, "SELECT id FROM releases WHERE project = ? AND release_id = ?",
+			key.Project, key.ID).Scan(&id)
+		if err == sql.ErrNoRows {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := deleteContents(ctx, tx, id); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, "DELETE FROM releases WHERE id = ?", id)
 		return err
 	})
+}
+
+// Row ids. A release's tables, foreign keys and logics get the ids
+// release<<32 + n, so everything of one release, its search rows included,
+// lies in one id range. A logic's search row is its id + logicRows, which
+// keeps it apart from the tables' rows (see migrations/0002_search.sql).
+const (
+	idShift     = 32
+	logicRows   = 1 << 31 // offset of logics' search rows; also the most tables or logics a release may have
+	maxReleases = 1 << 30 // release row ids must stay below this for release<<32 to fit
+)
+
+// idRange returns the first and one past the last row id of release.
+func idRange(release int64) (lo, hi int64) {
+	return release << idShift, (release + 1) << idShift
+}
+
+// deleteContents removes everything of release but its row.
+func deleteContents(ctx context.Context, tx *sql.Tx, release int64) error {
+	lo, hi := idRange(release)
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{"DELETE FROM connections WHERE release = ?", []any{release}},
+		{"DELETE FROM tables WHERE release = ?", []any{release}}, // cascades to columns, keys and indexes
+		{"DELETE FROM logics WHERE release = ?", []any{release}}, // cascades to params
+		{"DELETE FROM search WHERE rowid >= ? AND rowid < ?", []any{lo, hi}},
+		{"DELETE FROM search_words WHERE release = ?", []any{release}},
+	} {
+		if _, err := tx.ExecContext(ctx, q.sql, q.args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // TouchFile records a new size and modification time for a release file
@@ -179,16 +228,16 @@ func putRelease(ctx context.Context, tx *sql.Tx, snap *Snapshot, file FileState)
 	if _, err := tx.ExecContext(ctx, "DELETE FROM current_releases WHERE release = ? AND environment <> ?", id, r.Environment); err != nil {
 		return 0, err
 	}
-	for _, q := range []string{
-		"DELETE FROM connections WHERE release = ?",
-		"DELETE FROM tables WHERE release = ?", // cascades to columns, keys and indexes
-		"DELETE FROM logics WHERE release = ?", // cascades to params
-	} {
-		if _, err := tx.ExecContext(ctx, q, id); err != nil {
-			return 0, err
-		}
+	if id >= maxReleases {
+		return 0, fmt.Errorf("the index holds release row %d; no more fit: delete the cache's index.db to renumber", id)
 	}
-	ins, err := newInserts(ctx, tx)
+	if len(snap.Tables) >= logicRows || len(snap.Logics) >= logicRows {
+		return 0, fmt.Errorf("too many tables or logics (%d, %d)", len(snap.Tables), len(snap.Logics))
+	}
+	if err := deleteContents(ctx, tx, id); err != nil {
+		return 0, err
+	}
+	ins, err := newInserts(ctx, tx, id)
 	if err != nil {
 		return 0, err
 	}
@@ -208,6 +257,9 @@ func putRelease(ctx context.Context, tx *sql.Tx, snap *Snapshot, file FileState)
 			return 0, fmt.Errorf("logic %q: %w", snap.Logics[i].Name, err)
 		}
 	}
+	if err := ins.searchRows(ctx, id, snap); err != nil {
+		return 0, err
+	}
 	if err := ins.flush(ctx); err != nil {
 		return 0, err
 	}
@@ -216,14 +268,14 @@ func putRelease(ctx context.Context, tx *sql.Tx, snap *Snapshot, file FileState)
 
 // inserts writes a release's contents through one batch per table. Row ids
 // of tables, foreign keys and logics are assigned here rather than by
-// SQLite, so child rows can name their parent without a round trip; the
-// immediate transaction makes that safe.
+// SQLite, so child rows can name their parent without a round trip and
+// every id falls in the release's range (see idRange).
 type inserts struct {
-	connections, tables, columns, foreignKeys, indexes, logics, params *batch
-	nextTable, nextFK, nextLogic                                       int64
+	connections, tables, columns, foreignKeys, indexes, logics, params, search, words *batch
+	nextTable, nextFK, nextLogic                                                      int64
 }
 
-func newInserts(ctx context.Context, tx *sql.Tx) (*inserts, error) {
+func newInserts(ctx context.Context, tx *sql.Tx, release int64) (*inserts, error) {
 	// Batches fill at different rates, so a batch of children may reach the
 	// database before the batch holding their parent: check foreign keys at
 	// commit. The pragma lasts for this transaction only.
@@ -244,22 +296,19 @@ func newInserts(ctx context.Context, tx *sql.Tx) (*inserts, error) {
 		{&ins.indexes, "indexes (table_id, position, name, columns, is_unique)", 5},
 		{&ins.logics, "logics (id, release, name, description, sql, auth_required, auth_roles, position)", 8},
 		{&ins.params, "logic_params (logic_id, position, name, type, required)", 5},
+		{&ins.search, "search (rowid, name, cols, comment, notes, body)", 6},
+		{&ins.words, "search_words (release, word, columns)", 3},
 	} {
 		*b.dst = &batch{tx: tx, into: b.into, width: b.cols}
 	}
-	for _, n := range []struct {
-		dst   *int64
-		table string
-	}{{&ins.nextTable, "tables"}, {&ins.nextFK, "foreign_keys"}, {&ins.nextLogic, "logics"}} {
-		if err := tx.QueryRowContext(ctx, "SELECT coalesce(max(id), 0) + 1 FROM "+n.table).Scan(n.dst); err != nil {
-			return nil, err
-		}
-	}
+	lo, _ := idRange(release)
+	ins.nextTable, ins.nextFK, ins.nextLogic = lo, lo, lo
 	return ins, nil
 }
 
 func (ins *inserts) all() []*batch {
-	return []*batch{ins.connections, ins.tables, ins.columns, ins.foreignKeys, ins.indexes, ins.logics, ins.params}
+	return []*batch{ins.connections, ins.tables, ins.columns, ins.foreignKeys, ins.indexes, ins.logics, ins.params,
+		ins.search, ins.words}
 }
 
 // flush writes what the batches still hold, parents before children.
@@ -318,6 +367,70 @@ func (ins *inserts) logic(ctx context.Context, release int64, pos int, l *Logic)
 		}
 	}
 	return nil
+}
+
+// searchRows adds the search rows of snap's tables and logics, stored as
+// release, and the words they hold: text split into words and joined by
+// spaces (see wordSpans), with the rowids that
+// migrations/0002_search.sql describes.
+func (ins *inserts) searchRows(ctx context.Context, release int64, snap *Snapshot) error {
+	lo, _ := idRange(release)
+	ws := wordSet{}
+	var names, comments []string
+	for i := range snap.Tables {
+		t := &snap.Tables[i]
+		names, comments = names[:0], comments[:0]
+		for _, c := range t.Columns {
+			names = append(names, c.Name)
+			if c.Comment != "" {
+				comments = append(comments, c.Comment)
+			}
+		}
+		if err := ins.search.add(ctx, lo+int64(i), ws.text(false, colName, t.Name), ws.text(false, colCols, names...),
+			ws.text(false, colComment, t.Comment), ws.text(false, colNotes, comments...), ""); err != nil {
+			return fmt.Errorf("search row of table %q: %w", t.Name, err)
+		}
+	}
+	for i := range snap.Logics {
+		l := &snap.Logics[i]
+		names = names[:0]
+		for _, p := range l.Params {
+			names = append(names, p.Name)
+		}
+		if err := ins.search.add(ctx, lo+logicRows+int64(i), ws.text(true, colName, l.Name),
+			ws.text(true, colCols, names...), ws.text(true, colComment, l.Description), "",
+			ws.text(true, colBody, l.SQL)); err != nil {
+			return fmt.Errorf("search row of logic %q: %w", l.Name, err)
+		}
+	}
+	// In order, so the rows go into the table's B-tree in order.
+	for _, w := range slices.Sorted(maps.Keys(ws)) {
+		if err := ins.words.add(ctx, release, w, ws[w]); err != nil {
+			return fmt.Errorf("search word %q: %w", w, err)
+		}
+	}
+	return nil
+}
+
+// wordSet collects the distinct words of a release's search rows, each
+// with the columns it occurs in (see columnBit).
+type wordSet map[string]uint16
+
+// text returns parts as search column col of a table's or logic's row
+// holds them, and notes their words.
+func (ws wordSet) text(logics bool, col int, parts ...string) string {
+	bit := columnBit(logics, col)
+	var sb strings.Builder
+	for _, p := range parts {
+		for _, sp := range wordSpans(p) {
+			if sb.Len() > 0 {
+				sb.WriteByte(' ')
+			}
+			sb.WriteString(sp.word)
+			ws[sp.word] |= bit
+		}
+	}
+	return sb.String()
 }
 
 // batchRows is how many rows one INSERT statement of a batch carries.

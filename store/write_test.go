@@ -40,6 +40,7 @@ func TestSampleRowCounts(t *testing.T) {
 		"indexes":          2 + 1 + 1,
 		"logics":           3,
 		"logic_params":     3 + 1,
+		"search":           6 + 3, // a row per table and per logic
 	}
 	if diff := gocmp.Diff(want, rowCounts(t, s)); diff != "" {
 		t.Errorf("row counts mismatch (-want +got):\n%s", diff)
@@ -106,6 +107,7 @@ func TestReplaceRelease(t *testing.T) {
 	want["indexes"] += 2
 	want["logics"] += 2
 	want["logic_params"] += 1
+	want["search"] += 2 + 2
 	if diff := gocmp.Diff(want, rowCounts(t, s)); diff != "" {
 		t.Errorf("row counts after replace mismatch (-want +got):\n%s", diff)
 	}

@@ -47,6 +47,8 @@ var demoCalls = []demoCall{
 	{"...so ask for one of them", "schema_get_table", map[string]any{"table": "main.users"}},
 	{"A composite primary key", "schema_get_table", map[string]any{"table": "order_lines"}},
 	{"An unknown table names only what was asked", "schema_get_table", map[string]any{"table": "invoices"}},
+	{"Search by words: any case style, prefixes, comments, SQL", "schema_search", map[string]any{"query": "displayName"}},
+	{"...best first: names, then params, comments and SQL", "schema_search", map[string]any{"query": "purch", "limit": 5}},
 	{"What logics are there?", "logic_list", map[string]any{}},
 	{"A logic's SQL, params and auth (MCP-005)", "logic_get", map[string]any{"name": "purchase_item"}},
 	{"The logics/ prefix is accepted", "logic_get", map[string]any{"name": "logics/admin/users"}},
@@ -235,17 +237,83 @@ func findInFiles(dir string, needles []string) []string {
 
 // indentJSON pretty-prints a JSON text for people: what fits in a line of
 // about 90 characters stays on one line; each line after the first starts
-// with indent.
+// with indent. Object members keep their order (hubsnap puts names first).
 func indentJSON(text, indent string) string {
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
+	v, err := decodeOrdered(dec)
+	if err != nil {
 		return text
 	}
 	var b strings.Builder
 	writePretty(&b, v, indent)
 	return b.String()
+}
+
+// object is a JSON object with its members in order.
+type object []member
+
+type member struct {
+	key   string
+	value any
+}
+
+// MarshalJSON writes the members in order.
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		key, _ := json.Marshal(m.key)
+		value, err := json.Marshal(m.value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(key)
+		b.WriteByte(':')
+		b.Write(value)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// decodeOrdered decodes one JSON value, objects as object.
+func decodeOrdered(dec *json.Decoder) (any, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch tok {
+	case json.Delim('{'):
+		o := object{}
+		for dec.More() {
+			key, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			value, err := decodeOrdered(dec)
+			if err != nil {
+				return nil, err
+			}
+			o = append(o, member{key.(string), value})
+		}
+		_, err := dec.Token() // }
+		return o, err
+	case json.Delim('['):
+		a := []any{}
+		for dec.More() {
+			value, err := decodeOrdered(dec)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, value)
+		}
+		_, err := dec.Token() // ]
+		return a, err
+	}
+	return tok, nil
 }
 
 func writePretty(b *strings.Builder, v any, indent string) {
@@ -256,20 +324,15 @@ func writePretty(b *strings.Builder, v any, indent string) {
 	}
 	inner := indent + "  "
 	switch x := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
+	case object:
 		b.WriteString("{")
-		for i, k := range keys {
+		for i, m := range x {
 			if i > 0 {
 				b.WriteString(",")
 			}
-			key, _ := json.Marshal(k)
+			key, _ := json.Marshal(m.key)
 			fmt.Fprintf(b, "\n%s%s: ", inner, key)
-			writePretty(b, x[k], inner)
+			writePretty(b, m.value, inner)
 		}
 		fmt.Fprintf(b, "\n%s}", indent)
 	case []any:

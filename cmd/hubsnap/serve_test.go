@@ -266,7 +266,8 @@ func TestServeEndToEnd(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{"logic_get", "logic_list", "release_info", "schema_get_table", "schema_list_tables"}; !slices.Equal(names, want) {
+	if want := []string{"logic_get", "logic_list", "release_info", "schema_get_table", "schema_list_tables",
+		"schema_search"}; !slices.Equal(names, want) {
 		t.Errorf("tools/list names = %q, want %q", names, want)
 	}
 
@@ -357,6 +358,13 @@ func TestServeEndToEnd(t *testing.T) {
 	call("logic_get", map[string]any{"name": "logics/items/search"}, &prefixed)
 	if prefixed.Name != "items/search" || prefixed.Auth.Required || prefixed.Auth.Roles == nil || len(prefixed.Auth.Roles) != 0 {
 		t.Errorf("logic_get logics/items/search = %+v", prefixed)
+	}
+
+	var found mcpserver.SearchOutput
+	call("schema_search", map[string]any{"query": "displayName"}, &found)
+	if want := []mcpserver.Hit{{Kind: "column", Table: "users", Connection: "main", Column: "display_name",
+		Match: "name"}}; !slices.Equal(found.Hits, want) || found.More {
+		t.Errorf("schema_search displayName = %+v, want %+v", found, want)
 	}
 
 	var info mcpserver.ReleaseInfo
