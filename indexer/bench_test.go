@@ -2,47 +2,18 @@ package indexer
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/hubsnap/hubsnap/store/storetest"
 )
 
-// bigDoc builds a synthetic release of the size the project plans for:
-// 10,000 tables of 20 columns, 10,000 foreign keys and 5,000 logics.
+// bigDoc is the snapshot JSON of storetest.Large, the size hubsnap is
+// designed for: 10,000 tables, about 160,000 columns, 20,000 foreign keys
+// and 2,000 logics (about 11 MiB).
 func bigDoc(tb testing.TB) []byte {
 	tb.Helper()
-	const tables, columns, logics = 10_000, 20, 5_000
-	doc := document{
-		FormatVersion: FormatVersion,
-		Release:       docRelease{ID: "rel_big", Project: "big", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
-		Connections:   []docConnection{{Name: "main", Engine: "postgres"}},
-	}
-	yes, no := true, false
-	for i := range tables {
-		t := docTable{Name: fmt.Sprintf("table_%05d", i), Comment: fmt.Sprintf("Synthetic table number %d", i),
-			PrimaryKey: []string{"id"}}
-		for j := range columns {
-			c := docColumn{Name: fmt.Sprintf("column_%02d", j), Type: "string", Nullable: &no}
-			if j > 0 {
-				c.Nullable, c.Comment = &yes, fmt.Sprintf("column %d of table %d", j, i)
-			}
-			if j == 0 {
-				c.Name = "id"
-			}
-			t.Columns = append(t.Columns, c)
-		}
-		t.ForeignKeys = []docForeignKey{{Name: fmt.Sprintf("fk_%05d", i), Columns: []string{"column_01"},
-			References: docReferences{Table: fmt.Sprintf("table_%05d", (i+1)%tables), Columns: []string{"id"}}}}
-		doc.Tables = append(doc.Tables, t)
-	}
-	for i := range logics {
-		doc.Logics = append(doc.Logics, docLogic{Name: fmt.Sprintf("area_%02d/logic_%04d", i%50, i),
-			Description: "Synthetic logic", SQL: fmt.Sprintf("SELECT * FROM table_%05d WHERE id = :id", i),
-			Params: []docParam{{Name: "id", Type: "string", Required: true}},
-			Auth:   &docAuth{Required: true, Roles: []string{"authenticated"}}})
-	}
-	data, err := json.Marshal(doc)
+	data, err := encodeRelease(storetest.Release(storetest.Large))
 	if err != nil {
 		tb.Fatal(err)
 	}

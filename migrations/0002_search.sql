@@ -18,12 +18,13 @@
 --   body     the logic's SQL (logics only)
 -- Text is stored as words separated by spaces (camelCase and snake_case
 -- already split), and not kept by FTS5 (content=''): package store reads
--- the original text from the tables above.
+-- the original text from the tables above. Diacritics are kept, as package
+-- store matches them exactly.
 CREATE VIRTUAL TABLE search USING fts5 (
     name, cols, comment, notes, body,
     content = '',
     contentless_delete = 1,
-    tokenize = 'unicode61 remove_diacritics 2'
+    tokenize = 'unicode61 remove_diacritics 0'
 );
 
 -- The distinct words of each release's search rows, with the search
@@ -37,6 +38,16 @@ CREATE TABLE search_words (
     word    TEXT    NOT NULL,
     columns INTEGER NOT NULL,
     PRIMARY KEY (release, word)
+) WITHOUT ROWID;
+
+-- Each table's and logic's name as words joined by spaces ("order_lines"
+-- and "OrderLines" are both "order lines"), to find exact names at once
+-- however many other names hold the same words. row is the search rowid.
+CREATE TABLE search_names (
+    release INTEGER NOT NULL REFERENCES releases (id) ON DELETE CASCADE,
+    name    TEXT    NOT NULL,
+    row     INTEGER NOT NULL,
+    PRIMARY KEY (release, name, row)
 ) WITHOUT ROWID;
 
 -- Releases indexed before search existed have no search rows, and their

@@ -16,8 +16,17 @@ func (s *Store) PutSearchRows(ctx context.Context, project, id string, snap *Sna
 			return err
 		}
 		lo, hi := idRange(release)
-		if _, err := tx.ExecContext(ctx, "DELETE FROM search WHERE rowid >= ? AND rowid < ?", lo, hi); err != nil {
-			return err
+		for _, q := range []struct {
+			sql  string
+			args []any
+		}{
+			{"DELETE FROM search WHERE rowid >= ? AND rowid < ?", []any{lo, hi}},
+			{"DELETE FROM search_words WHERE release = ?", []any{release}},
+			{"DELETE FROM search_names WHERE release = ?", []any{release}},
+		} {
+			if _, err := tx.ExecContext(ctx, q.sql, q.args...); err != nil {
+				return err
+			}
 		}
 		ins, err := newInserts(ctx, tx, release)
 		if err != nil {

@@ -57,7 +57,7 @@ const (
 
 // readQueries lists them for Open to prepare.
 var readQueries = []string{qTables, qTablesOfConnection, qTableByName, qTableByConnection, qColumns, qForeignKeys, qIndexes, qReferencedBy, qLogics, qLogic, qParams, qCurrent, qCurrentID, qConnectionExists,
-	qSearchTables, qSearchLogics, qSearchWords, qSearchColumns, qSearchParams}
+	qSearchTables, qSearchLogics, qSearchNames, qSearchTable, qSearchLogic, qSearchWords, qSearchColumns, qSearchParams}
 
 // Releases lists the cached releases of project (of every project when
 // project is ""), by project, then newest version first.

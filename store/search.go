@@ -51,7 +51,7 @@ const (
 	minPrefix = 3
 	// excerptRunes is about how long an excerpt of a comment,
 	// description or SQL is.
-	excerptRunes = 80
+	excerptRunes = 100
 )
 
 // SearchQuery is a search over the names, comments, descriptions and SQL
@@ -93,14 +93,17 @@ type SearchResult struct {
 
 // Search finds tables, columns and logics of t's current release.
 //
-// Every word of the query must match, as a prefix, a word of one table,
-// column or logic: of its name (a column's words include its table's, so
+// Every word of the query must match a word of one table, column or logic
+// (see isPrefix): of its name (a column's words include its table's, so
 // "users email" finds users.email), then its param names, comment or
-// description, and last its SQL. Hits are ranked by where they matched
-// (name, then params, comments and descriptions, then SQL; among names,
-// tables before logics before columns), then by how many query words are
-// whole words of the name rather than prefixes, then by shorter names, then
-// by name. See searchBudget for queries that match thousands of things.
+// description, and last its SQL.
+//
+// Tables and logics whose whole name is the query's words come first.
+// Then hits are ranked by where they matched (names of tables, logics,
+// columns; then params; table comments, column comments, descriptions;
+// then SQL), then by how many query words are whole words of the name
+// rather than prefixes, then by shorter names, then by kind and name. See
+// searchBudget for queries that match thousands of things.
 func (s *Store) Search(ctx context.Context, t Target, q SearchQuery) (SearchResult, error) {
 	terms, kinds, limit, err := q.check()
 	if err != nil {
@@ -116,6 +119,7 @@ func (s *Store) Search(ctx context.Context, t Target, q SearchQuery) (SearchResu
 			return nil // only punctuation: nothing can match
 		}
 		sr := &searcher{tx: tx, release: rel, terms: terms, kinds: kinds, limit: limit, seen: map[hitKey]bool{},
+			phrase: strings.Join(words(q.Text), " "),
 			tables: map[int64]*searchTable{}, logics: map[int64]*searchLogic{}}
 		if found, err := sr.expand(ctx); err != nil || !found {
 			return err
@@ -134,12 +138,15 @@ func (s *Store) Search(ctx context.Context, t Target, q SearchQuery) (SearchResu
 // that reads a page of candidates at a time, so a common word costs a few
 // pages rather than thousands of rows.
 func (sr *searcher) search(ctx context.Context, res *SearchResult) error {
+	if err := sr.exactNames(ctx); err != nil {
+		return err
+	}
 	complete := map[bool]bool{} // by step.logics
 	for _, logics := range []bool{false, true} {
 		if !slices.ContainsFunc(steps, func(st step) bool { return st.logics == logics && sr.wants(st) }) {
 			continue
 		}
-		ids, err := sr.page(ctx, logics, allColumns, sr.first(logics), searchPage+1)
+		ids, err := sr.page(ctx, logics, allColumns, nil, sr.first(logics), searchPage+1)
 		if err != nil {
 			return err
 		}
@@ -246,20 +253,23 @@ var allColumns = []int{colName, colCols, colComment, colNotes, colBody}
 // in one field. Steps run in rank order, so a search can stop once it has
 // more hits than it needs.
 type step struct {
-	columns []int
+	columns []int  // every term must be in these
+	own     []int  // and some term in these, when set
 	logics  bool   // logic rows rather than table rows
 	kinds   []Kind // the hits it can make
 	matched string
 }
 
 var steps = []step{
-	{[]int{colName}, false, []Kind{KindTable}, MatchName},
-	{[]int{colName}, true, []Kind{KindLogic}, MatchName},
-	{[]int{colName, colCols}, false, []Kind{KindColumn}, MatchName},
-	{[]int{colName, colCols}, true, []Kind{KindLogic}, MatchParam},
-	{[]int{colName, colCols, colComment, colNotes}, false, []Kind{KindTable, KindColumn}, MatchComment},
-	{[]int{colName, colCols, colComment}, true, []Kind{KindLogic}, MatchDescription},
-	{[]int{colName, colCols, colComment, colBody}, true, []Kind{KindLogic}, MatchSQL},
+	{[]int{colName}, nil, false, []Kind{KindTable}, MatchName},
+	{[]int{colName}, nil, true, []Kind{KindLogic}, MatchName},
+	// A column's words include its table's, but one must be its own.
+	{[]int{colName, colCols}, []int{colCols}, false, []Kind{KindColumn}, MatchName},
+	{[]int{colName, colCols}, nil, true, []Kind{KindLogic}, MatchParam},
+	{[]int{colName, colComment}, nil, false, []Kind{KindTable}, MatchComment},
+	{[]int{colName, colCols, colComment, colNotes}, []int{colCols, colNotes}, false, []Kind{KindColumn}, MatchComment},
+	{[]int{colName, colCols, colComment}, nil, true, []Kind{KindLogic}, MatchDescription},
+	{[]int{colName, colCols, colComment, colBody}, nil, true, []Kind{KindLogic}, MatchSQL},
 }
 
 // maxExpansions is how many words of a release a prefix may stand for
@@ -281,6 +291,9 @@ const (
 		WHERE search MATCH ? AND s.rowid >= ? AND s.rowid < ? ORDER BY s.rowid LIMIT ?`
 	qSearchLogics = `SELECT l.id, l.name, l.description, l.sql FROM search s JOIN logics l ON l.id = s.rowid - ?
 		WHERE search MATCH ? AND s.rowid >= ? AND s.rowid < ? ORDER BY s.rowid LIMIT ?`
+	qSearchNames = `SELECT row FROM search_names WHERE release = ? AND name = ? ORDER BY row LIMIT ?`
+	qSearchTable = `SELECT id, connection, name, comment FROM tables WHERE id = ?`
+	qSearchLogic = `SELECT id, name, description, sql FROM logics WHERE id = ?`
 	qSearchWords = `SELECT word, columns FROM search_words WHERE release = ? AND word >= ? AND word < ?
 		ORDER BY word LIMIT ?`
 	qSearchColumns = `SELECT name, comment FROM columns WHERE table_id = ? ORDER BY position`
@@ -327,12 +340,61 @@ type searcher struct {
 	terms     []string
 	kinds     map[Kind]bool
 	limit     int
+	phrase    string // the query's words in order, joined by spaces
 	expanded  []term
 	hits      []rankedHit
 	seen      map[hitKey]bool
 	truncated bool
 	tables    map[int64]*searchTable
 	logics    map[int64]*searchLogic
+}
+
+// exactStep is the step of exact-name hits: before every step of steps.
+const exactStep = -1
+
+// exactNames adds the tables and logics whose name is the query's words,
+// in order ("order lines" finds order_lines and OrderLines): the best hits
+// there are, found at once, beyond any candidate budget.
+func (sr *searcher) exactNames(ctx context.Context) error {
+	rows, err := sr.tx.QueryContext(ctx, qSearchNames, sr.release, sr.phrase, MaxSearchLimit+1)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	var found []int64
+	for rows.Next() {
+		var row int64
+		if err := rows.Scan(&row); err != nil {
+			rows.Close()
+			return fmt.Errorf("search: %w", err)
+		}
+		found = append(found, row)
+	}
+	if err := rows.Close(); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	for _, row := range found {
+		if row < sr.first(true) { // a table
+			if !sr.kinds[KindTable] {
+				continue
+			}
+			if _, err := sr.scanTable(sr.tx.QueryRowContext(ctx, qSearchTable, row)); err != nil {
+				return fmt.Errorf("search: %w", err)
+			}
+			sr.tableHit(exactStep, steps[0], row, sr.tables[row])
+			continue
+		}
+		if !sr.kinds[KindLogic] {
+			continue
+		}
+		id := row - logicRows
+		if _, err := sr.scanLogic(sr.tx.QueryRowContext(ctx, qSearchLogic, id)); err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+		if err := sr.logicHit(ctx, exactStep, steps[1], id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // wants tells whether step st can make hits of a kind the search wants.
@@ -362,8 +424,8 @@ func (sr *searcher) first(logics bool) int64 {
 
 // page returns up to n ids of tables or logics whose search rows match the
 // query in columns, from rowid from on, in release order.
-func (sr *searcher) page(ctx context.Context, logics bool, columns []int, from int64, n int) ([]int64, error) {
-	match, ok := sr.match(logics, columns)
+func (sr *searcher) page(ctx context.Context, logics bool, columns, own []int, from int64, n int) ([]int64, error) {
+	match, ok := sr.match(logics, columns, own)
 	if !ok {
 		return nil, nil
 	}
@@ -415,45 +477,79 @@ func (sr *searcher) expand(ctx context.Context) (bool, error) {
 // logics' rows: every term, as the words of the release it matches that
 // occur in those columns. It returns false when a term has no such word:
 // then nothing can match there.
-func (sr *searcher) match(logics bool, columns []int) (string, bool) {
-	var mask uint16
+func (sr *searcher) match(logics bool, columns, own []int) (string, bool) {
 	var sb strings.Builder
-	sb.WriteString("{")
-	for i, c := range columns {
-		mask |= columnBit(logics, c)
-		if i > 0 {
-			sb.WriteByte(' ')
-		}
-		sb.WriteString(columnNames[c])
-	}
-	sb.WriteString("} : (")
+	sb.WriteString("(" + columnFilter(columns) + " : (")
+	mask := columnMask(logics, columns)
 	for i, t := range sr.expanded {
 		if i > 0 {
 			sb.WriteString(" AND ") // FTS5 wants it between parentheses
 		}
 		sb.WriteString("(")
-		if t.open {
-			sb.WriteString(quote(t.text) + "*")
-		} else {
-			n := 0
-			for i, w := range t.words {
-				if t.bits[i]&mask == 0 {
-					continue
-				}
-				if n > 0 {
-					sb.WriteString(" OR ")
-				}
-				sb.WriteString(quote(w))
-				n++
-			}
-			if n == 0 {
-				return "", false
-			}
+		if !t.write(&sb, mask) {
+			return "", false
 		}
 		sb.WriteString(")")
 	}
-	sb.WriteString(")")
+	sb.WriteString("))")
+	if len(own) > 0 {
+		// And some term in own.
+		sb.WriteString(" AND (" + columnFilter(own) + " : (")
+		mask, n := columnMask(logics, own), 0
+		for _, t := range sr.expanded {
+			if n > 0 {
+				sb.WriteString(" OR ")
+			}
+			if t.write(&sb, mask) {
+				n++
+			}
+		}
+		sb.WriteString("))")
+		if n == 0 {
+			return "", false
+		}
+	}
 	return sb.String(), true
+}
+
+// write writes t as an FTS5 query, "a" OR "b", with the words that occur
+// in the columns of mask. It returns false, having written nothing, when
+// there are none.
+func (t term) write(sb *strings.Builder, mask uint16) bool {
+	if t.open {
+		sb.WriteString(quote(t.text) + "*")
+		return true
+	}
+	n := 0
+	for i, w := range t.words {
+		if t.bits[i]&mask == 0 {
+			continue
+		}
+		if n > 0 {
+			sb.WriteString(" OR ")
+		}
+		sb.WriteString(quote(w))
+		n++
+	}
+	return n > 0
+}
+
+// columnFilter is an FTS5 column filter for columns: {name cols}.
+func columnFilter(columns []int) string {
+	names := make([]string, len(columns))
+	for i, c := range columns {
+		names[i] = columnNames[c]
+	}
+	return "{" + strings.Join(names, " ") + "}"
+}
+
+// columnMask is columns as bits of search_words.columns.
+func columnMask(logics bool, columns []int) uint16 {
+	var mask uint16
+	for _, c := range columns {
+		mask |= columnBit(logics, c)
+	}
+	return mask
 }
 
 // quote makes s an FTS5 string: plain text, never an operator.
@@ -471,7 +567,7 @@ func (sr *searcher) run(ctx context.Context, i int, st step) error {
 			sr.truncated = true
 			return nil
 		}
-		ids, err := sr.page(ctx, st.logics, st.columns, from, searchPage)
+		ids, err := sr.page(ctx, st.logics, st.columns, st.own, from, searchPage)
 		if err != nil {
 			return err
 		}
@@ -777,47 +873,49 @@ func compareHits(a, b rankedHit) int {
 }
 
 // excerpt returns text, or about excerptRunes of it around the first word
-// a term is a prefix of, with its white space collapsed.
+// a term matches, cut at spaces, with its white space collapsed.
 func excerpt(text string, terms []string) string {
 	text = strings.Join(strings.Fields(text), " ")
-	if utf8.RuneCountInString(text) <= excerptRunes {
+	rs := []rune(text)
+	if len(rs) <= excerptRunes {
 		return text
 	}
-	at := 0
+	at := 0 // the match, in runes
 	for _, sp := range wordSpans(text) {
 		if anyPrefix(terms, []string{sp.word}) {
-			at = sp.start
+			at = utf8.RuneCountInString(text[:sp.start])
 			break
 		}
 	}
-	// Start a few words before the match, at a word boundary.
-	start := at
-	for back := 0; start > 0 && back < excerptRunes/4; back++ {
-		_, size := utf8.DecodeLastRuneInString(text[:start])
-		start -= size
-	}
+	// A few words before the match, the rest after; near the end, fill
+	// the window backwards.
+	start := min(max(0, at-excerptRunes/4), len(rs)-excerptRunes)
+	end := start + excerptRunes
 	if start > 0 {
-		if i := strings.IndexByte(text[start:at], ' '); i >= 0 {
+		if i := slices.Index(rs[start:at], ' '); i >= 0 {
 			start += i + 1
 		}
 	}
-	end, n := start, 0
-	for end < len(text) && n < excerptRunes {
-		_, size := utf8.DecodeRuneInString(text[end:])
-		end += size
-		n++
-	}
-	if end < len(text) {
-		if i := strings.LastIndexByte(text[start:end], ' '); i > at-start {
-			end = start + i
+	if end < len(rs) {
+		if i := lastIndex(rs[at:end], ' '); i > 0 {
+			end = at + i
 		}
 	}
-	out := text[start:end]
+	out := string(rs[start:end])
 	if start > 0 {
 		out = "…" + out
 	}
-	if end < len(text) {
+	if end < len(rs) {
 		out += "…"
 	}
 	return out
+}
+
+func lastIndex(rs []rune, r rune) int {
+	for i := len(rs) - 1; i >= 0; i-- {
+		if rs[i] == r {
+			return i
+		}
+	}
+	return -1
 }

@@ -12,13 +12,19 @@ type span struct {
 	word       string
 }
 
-// wordSpans splits s into words the way search sees identifiers and prose:
-// a word is a run of letters and digits, and a run of letters is also split
-// where a lower-case letter meets an upper-case one, so "display_name",
-// "displayName" and "display name" are all the words "display" and "name".
-// An upper-case run followed by a lower-case letter ends one letter early:
-// "HTTPServer" is "http" and "server". Letters without case (Hangul, kana,
-// CJK) only split at non-letters: "회원정보" is one word.
+// wordSpans splits s into words the way search sees identifiers and prose.
+// A word is a run of letters and digits (combining marks included). It is
+// also split:
+//   - where a lower-case letter or a digit meets an upper-case one:
+//     "display_name", "displayName" and "display name" are all "display"
+//     and "name", and "v2Api" is "v2" and "api";
+//   - before the last letter of an upper-case run that a lower-case word
+//     follows: "HTTPServer" is "http" and "server", but a plural "s" stays
+//     ("userIDs" is "user" and "ids");
+//   - where letters with case meet letters without (Hangul, kana, CJK):
+//     "회원ID" is "회원" and "id", while "회원정보" stays one word.
+//
+// Words are lower-cased.
 func wordSpans(s string) []span {
 	var out []span
 	start := -1
@@ -30,21 +36,16 @@ func wordSpans(s string) []span {
 		}
 	}
 	for i, r := range s {
+		if unicode.IsMark(r) && start >= 0 {
+			continue // a combining accent belongs to its letter
+		}
 		if !unicode.IsLetter(r) && !unicode.IsNumber(r) {
 			add(i)
 			prev = r
 			continue
 		}
-		if start >= 0 && unicode.IsUpper(r) {
-			if unicode.IsLower(prev) {
-				add(i) // displayName: a new word at N
-			} else if unicode.IsUpper(prev) {
-				// HTTPServer: the S starts "server" when a lower-case
-				// letter follows it.
-				if next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(r):]); unicode.IsLower(next) {
-					add(i)
-				}
-			}
+		if start >= 0 && splitsBefore(prev, r, s[i+utf8.RuneLen(r):]) {
+			add(i)
 		}
 		if start < 0 {
 			start = i
@@ -53,6 +54,33 @@ func wordSpans(s string) []span {
 	}
 	add(len(s))
 	return out
+}
+
+// splitsBefore tells whether a word ends between prev and r, both letters
+// or digits; rest is what follows r. See wordSpans.
+func splitsBefore(prev, r rune, rest string) bool {
+	cased := func(c rune) bool { return unicode.IsUpper(c) || unicode.IsLower(c) }
+	switch {
+	case unicode.IsLetter(prev) && unicode.IsLetter(r) && cased(prev) != cased(r):
+		return true // 회원ID
+	case !unicode.IsUpper(r):
+		return false
+	case unicode.IsLower(prev) || unicode.IsNumber(prev):
+		return true // displayName, v2Api
+	case unicode.IsUpper(prev):
+		// HTTPServer: "S" starts a word when a lower-case word follows,
+		// but not a lone plural "s" (IDs, userIDs, URLs).
+		lower := 0
+		for _, c := range rest {
+			if !unicode.IsLower(c) {
+				break
+			}
+			lower++
+		}
+		next, _ := utf8.DecodeRuneInString(rest)
+		return lower > 1 || (lower == 1 && next != 's')
+	}
+	return false
 }
 
 // words returns the lower-case words of s; see wordSpans.

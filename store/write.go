@@ -144,6 +144,7 @@ func deleteContents(ctx context.Context, tx *sql.Tx, release int64) error {
 		{"DELETE FROM logics WHERE release = ?", []any{release}}, // cascades to params
 		{"DELETE FROM search WHERE rowid >= ? AND rowid < ?", []any{lo, hi}},
 		{"DELETE FROM search_words WHERE release = ?", []any{release}},
+		{"DELETE FROM search_names WHERE release = ?", []any{release}},
 	} {
 		if _, err := tx.ExecContext(ctx, q.sql, q.args...); err != nil {
 			return err
@@ -271,8 +272,8 @@ func putRelease(ctx context.Context, tx *sql.Tx, snap *Snapshot, file FileState)
 // SQLite, so child rows can name their parent without a round trip and
 // every id falls in the release's range (see idRange).
 type inserts struct {
-	connections, tables, columns, foreignKeys, indexes, logics, params, search, words *batch
-	nextTable, nextFK, nextLogic                                                      int64
+	connections, tables, columns, foreignKeys, indexes, logics, params, search, words, names *batch
+	nextTable, nextFK, nextLogic                                                             int64
 }
 
 func newInserts(ctx context.Context, tx *sql.Tx, release int64) (*inserts, error) {
@@ -298,6 +299,7 @@ func newInserts(ctx context.Context, tx *sql.Tx, release int64) (*inserts, error
 		{&ins.params, "logic_params (logic_id, position, name, type, required)", 5},
 		{&ins.search, "search (rowid, name, cols, comment, notes, body)", 6},
 		{&ins.words, "search_words (release, word, columns)", 3},
+		{&ins.names, "search_names (release, name, row)", 3},
 	} {
 		*b.dst = &batch{tx: tx, into: b.into, width: b.cols}
 	}
@@ -308,7 +310,7 @@ func newInserts(ctx context.Context, tx *sql.Tx, release int64) (*inserts, error
 
 func (ins *inserts) all() []*batch {
 	return []*batch{ins.connections, ins.tables, ins.columns, ins.foreignKeys, ins.indexes, ins.logics, ins.params,
-		ins.search, ins.words}
+		ins.search, ins.words, ins.names}
 }
 
 // flush writes what the batches still hold, parents before children.
@@ -386,9 +388,13 @@ func (ins *inserts) searchRows(ctx context.Context, release int64, snap *Snapsho
 				comments = append(comments, c.Comment)
 			}
 		}
-		if err := ins.search.add(ctx, lo+int64(i), ws.text(false, colName, t.Name), ws.text(false, colCols, names...),
+		name := ws.text(false, colName, t.Name)
+		if err := ins.search.add(ctx, lo+int64(i), name, ws.text(false, colCols, names...),
 			ws.text(false, colComment, t.Comment), ws.text(false, colNotes, comments...), ""); err != nil {
 			return fmt.Errorf("search row of table %q: %w", t.Name, err)
+		}
+		if err := ins.names.add(ctx, release, name, lo+int64(i)); err != nil {
+			return fmt.Errorf("search name of table %q: %w", t.Name, err)
 		}
 	}
 	for i := range snap.Logics {
@@ -397,10 +403,13 @@ func (ins *inserts) searchRows(ctx context.Context, release int64, snap *Snapsho
 		for _, p := range l.Params {
 			names = append(names, p.Name)
 		}
-		if err := ins.search.add(ctx, lo+logicRows+int64(i), ws.text(true, colName, l.Name),
-			ws.text(true, colCols, names...), ws.text(true, colComment, l.Description), "",
-			ws.text(true, colBody, l.SQL)); err != nil {
+		name := ws.text(true, colName, l.Name)
+		if err := ins.search.add(ctx, lo+logicRows+int64(i), name, ws.text(true, colCols, names...),
+			ws.text(true, colComment, l.Description), "", ws.text(true, colBody, l.SQL)); err != nil {
 			return fmt.Errorf("search row of logic %q: %w", l.Name, err)
+		}
+		if err := ins.names.add(ctx, release, name, lo+logicRows+int64(i)); err != nil {
+			return fmt.Errorf("search name of logic %q: %w", l.Name, err)
 		}
 	}
 	// In order, so the rows go into the table's B-tree in order.

@@ -209,13 +209,24 @@ func table(rng *rand.Rand, i int) store.Table {
 	return t
 }
 
+// romanize names an area in a logic name, which is ASCII only (SPEC §5).
+func romanize(area string) string {
+	switch area {
+	case "회계":
+		return "hoegye"
+	case "고객":
+		return "gogaek"
+	}
+	return area
+}
+
 var verbs = []string{"get", "list", "create", "update", "archive", "count", "search", "export"}
 
 func logic(rng *rand.Rand, i, tables int) store.Logic {
 	t := rng.IntN(max(tables, 1))
 	area, entity, suffix := tableName(t)
 	verb := verbs[i%len(verbs)]
-	name := fmt.Sprintf("%s/%s_%s%s_%d", area, verb, plural(entity), suffix, i)
+	name := fmt.Sprintf("%s/%s_%s%s_%d", romanize(area), verb, plural(entity), suffix, i)
 	table := area + "_" + plural(entity) + suffix
 	l := store.Logic{
 		Name:        name,
