@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -130,12 +131,55 @@ func argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok || strings.HasPrefix(text.Text, `{"error":`) {
 			return res, err
 		}
-		msg := strings.TrimPrefix(text.Text, `validating "arguments": `)
-		msg = strings.ReplaceAll(msg, "<invalid reflect.Value>", "null") // go-sdk's wording for a JSON null
 		r.Content = []mcp.Content{&mcp.TextContent{Text: (&toolError{Code: store.InvalidArgument,
-			Message: "invalid arguments: " + msg}).Error()}}
+			Message: "invalid arguments: " + argumentMessage(text.Text)}).Error()}}
 		return r, nil
 	}
+}
+
+// Patterns of go-sdk's argument errors (its JSON decoding and its schema
+// validation, google/jsonschema-go), reworded for people.
+var (
+	notAnObject  = regexp.MustCompile(`cannot unmarshal .* into Go value of type map\[string\]interface \{\}`)
+	unreadable   = regexp.MustCompile(`cannot unmarshal "(.*)" into Go struct field map\[string\]interface \{\}\.(\S+) of type`)
+	validatingAt = regexp.MustCompile(`validating (?:root|/properties/\S+?): `)
+	outOfRange   = regexp.MustCompile(`^(?:/properties/)?(\S*?)(?:/items)?: (minimum|maximum): (\S+) is (?:less|greater) than (\S+)$`)
+	notInEnum    = regexp.MustCompile(`enum: (.*) does not equal any of: \[(.*)\]$`)
+	lastProperty = regexp.MustCompile(`validating /properties/(\S+?): `)
+)
+
+// argumentMessage rewords one of go-sdk's argument errors: it names the
+// argument and what is wrong with it, and never a Go type.
+func argumentMessage(text string) string {
+	text = strings.TrimPrefix(text, `validating "arguments": `)
+	text = strings.ReplaceAll(text, "<invalid reflect.Value>", "null") // go-sdk's wording for a JSON null
+	if notAnObject.MatchString(text) {
+		return "the arguments must be a JSON object"
+	}
+	if m := unreadable.FindStringSubmatch(text); m != nil {
+		return fmt.Sprintf("%s: %s is not a number hubsnap can read", m[2], m[1])
+	}
+	// "validating root: validating /properties/limit: minimum: 0/1 is
+	// less than 1.000000": the innermost property and the complaint.
+	field := ""
+	if all := lastProperty.FindAllStringSubmatch(text, -1); len(all) > 0 {
+		field = strings.TrimSuffix(all[len(all)-1][1], "/items")
+	}
+	text = validatingAt.ReplaceAllString(text, "")
+	if m := outOfRange.FindStringSubmatch(field + ": " + text); m != nil && field != "" {
+		bound := strings.TrimRight(strings.TrimRight(m[4], "0"), ".")
+		if m[2] == "minimum" {
+			return fmt.Sprintf("%s must be at least %s", field, bound)
+		}
+		return fmt.Sprintf("%s must be at most %s", field, bound)
+	}
+	if m := notInEnum.FindStringSubmatch(text); m != nil && field != "" {
+		return fmt.Sprintf("%s: %q is not one of %s", field, m[1], strings.Join(strings.Fields(m[2]), ", "))
+	}
+	if field != "" {
+		return field + ": " + text
+	}
+	return text
 }
 
 // answer is a tool's successful result: out as structured content, and as
