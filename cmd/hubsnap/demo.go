@@ -48,7 +48,7 @@ var demoCalls = []demoCall{
 	{"A composite primary key", "schema_get_table", map[string]any{"table": "order_lines"}},
 	{"An unknown table names only what was asked", "schema_get_table", map[string]any{"table": "invoices"}},
 	{"Search by words: any case style, prefixes, comments, SQL", "schema_search", map[string]any{"query": "displayName"}},
-	{"...best first: names, then params, comments and SQL", "schema_search", map[string]any{"query": "purch", "limit": 5}},
+	{"...best first: names, then params, comments and SQL", "schema_search", map[string]any{"query": "user", "limit": 8}},
 	{"What logics are there?", "logic_list", map[string]any{}},
 	{"A logic's SQL, params and auth (MCP-005)", "logic_get", map[string]any{"name": "purchase_item"}},
 	{"The logics/ prefix is accepted", "logic_get", map[string]any{"name": "logics/admin/users"}},
