@@ -15,18 +15,8 @@ func (s *Store) PutSearchRows(ctx context.Context, project, id string, snap *Sna
 			project, id).Scan(&release); err != nil {
 			return err
 		}
-		lo, hi := idRange(release)
-		for _, q := range []struct {
-			sql  string
-			args []any
-		}{
-			{"DELETE FROM search WHERE rowid >= ? AND rowid < ?", []any{lo, hi}},
-			{"DELETE FROM search_words WHERE release = ?", []any{release}},
-			{"DELETE FROM search_names WHERE release = ?", []any{release}},
-		} {
-			if _, err := tx.ExecContext(ctx, q.sql, q.args...); err != nil {
-				return err
-			}
+		if err := deleteSearch(ctx, tx, release); err != nil {
+			return err
 		}
 		ins, err := newInserts(ctx, tx, release)
 		if err != nil {

@@ -134,7 +134,6 @@ func idRange(release int64) (lo, hi int64) {
 
 // deleteContents removes everything of release but its row.
 func deleteContents(ctx context.Context, tx *sql.Tx, release int64) error {
-	lo, hi := idRange(release)
 	for _, q := range []struct {
 		sql  string
 		args []any
@@ -142,6 +141,21 @@ func deleteContents(ctx context.Context, tx *sql.Tx, release int64) error {
 		{"DELETE FROM connections WHERE release = ?", []any{release}},
 		{"DELETE FROM tables WHERE release = ?", []any{release}}, // cascades to columns, keys and indexes
 		{"DELETE FROM logics WHERE release = ?", []any{release}}, // cascades to params
+	} {
+		if _, err := tx.ExecContext(ctx, q.sql, q.args...); err != nil {
+			return err
+		}
+	}
+	return deleteSearch(ctx, tx, release)
+}
+
+// deleteSearch removes the search rows, words and names of release.
+func deleteSearch(ctx context.Context, tx *sql.Tx, release int64) error {
+	lo, hi := idRange(release)
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
 		{"DELETE FROM search WHERE rowid >= ? AND rowid < ?", []any{lo, hi}},
 		{"DELETE FROM search_words WHERE release = ?", []any{release}},
 		{"DELETE FROM search_names WHERE release = ?", []any{release}},
