@@ -73,11 +73,18 @@ func enum[T ~string](values []T) []any {
 	return out
 }
 
-func (s *Server) search(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, SearchOutput, error) {
+func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, SearchOutput, error) {
 	q := store.SearchQuery{Text: in.Query, Limit: in.Limit}
 	for _, k := range in.Kinds {
 		q.Kinds = append(q.Kinds, store.Kind(k))
 	}
+	// A token finds only what it may read: hits of other kinds are not
+	// left out afterwards but never searched, so limit and more stay true.
+	kinds, err := visibleKinds(req, q.Kinds)
+	if err != nil {
+		return nil, SearchOutput{}, s.fail(ctx, "schema_search", err)
+	}
+	q.Kinds = kinds
 	res, err := s.store.Search(ctx, s.target, q)
 	if err != nil {
 		return nil, SearchOutput{}, s.fail(ctx, "schema_search", err)

@@ -20,6 +20,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -51,6 +52,11 @@ type Server struct {
 	mu         sync.Mutex
 	subscribed map[string]int // resource URI -> subscriptions
 	served     string         // the release CheckRelease saw last
+
+	// requests are the HTTP requests in flight, for their log lines
+	// (httplog.go).
+	requests   sync.Map // ref -> *requestRecord
+	requestSeq atomic.Uint64
 }
 
 const instructions = `hubsnap answers questions about the database schema and the server-side SQL
@@ -78,7 +84,7 @@ func New(st *store.Store, opts Options) *Server {
 			SubscribeHandler:   s.subscribe,
 			UnsubscribeHandler: s.unsubscribe,
 		})
-	s.AddReceivingMiddleware(s.recoverPanics, s.cancelOnShutdown, argumentErrors)
+	s.AddReceivingMiddleware(s.noteResult, s.recoverPanics, s.cancelOnShutdown, checkScopes, argumentErrors)
 	s.addTableTools()
 	s.addLogicTools()
 	s.addReleaseTools()

@@ -76,6 +76,7 @@ then read them through MCP, offline and fast.`,
 		a.newServeCommand(),
 		a.newDemoCommand(),
 		a.newContextCommand(),
+		a.newTokenCommand(),
 		a.newVersionCommand(),
 	)
 	group(root)

@@ -176,6 +176,14 @@ func (s *settings) needCache() (string, error) {
 	return s.cacheDir.v, nil
 }
 
+// needConfigDir returns the config folder or explains how to set one.
+func (s *settings) needConfigDir() (string, error) {
+	if s.configDir.v == "" {
+		return "", usageErrorf("no config folder: set --config-dir or %s (HOME is not set)", envConfigDir)
+	}
+	return s.configDir.v, nil
+}
+
 // needProject returns the project and environment or explains how to set
 // them.
 func (s *settings) needProject() (project, environment string, err error) {
