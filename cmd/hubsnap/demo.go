@@ -180,6 +180,11 @@ func (a *app) runDemo(ctx context.Context, cmd *cobra.Command) error {
        "hubsnap": {"command": "hubsnap", "args": ["serve"]}
      }
    }
+
+   A team, over Streamable HTTP with a token:
+   hubsnap token create alice --scopes table:read,logic:read
+   hubsnap serve --http 0.0.0.0:7420
+   claude mcp add --transport http hubsnap http://HOST:7420/mcp --header "Authorization: Bearer TOKEN"
 `)
 	return nil
 }
