@@ -111,7 +111,7 @@ func validHash(h string) bool {
 		return false
 	}
 	_, err := hex.DecodeString(hexa)
-	return err == nil
+	return err == nil && hexa == strings.ToLower(hexa) // as hash writes it
 }
 
 // Create issues a token named name with the given scopes (already checked
@@ -212,7 +212,16 @@ func writeAtomic(path string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	// Make the rename itself durable, so a crash cannot bring back a
+	// revoked token.
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
 }
 
 // hash is how the file keeps a secret. The secrets are 256 random bits, so
