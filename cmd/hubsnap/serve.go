@@ -151,9 +151,21 @@ func (a *app) serveHTTP(ctx context.Context, srv *mcpserver.Server, opts *serveO
 	case n == 0:
 		mode = "every token is revoked: requests are refused until one is created"
 	}
-	requests.Info("serving MCP over HTTP", "url", "http://"+ln.Addr().String()+"/mcp",
+	requests.Info("serving MCP over HTTP", "url", "http://"+listenURLHost(opts.http, ln.Addr())+"/mcp",
 		"release", current.ID, "project", current.Project, "environment", current.Environment, "access", mode)
 	err = srv.ServeStreamable(ctx, ln, mcpserver.HTTPOptions{Tokens: tokens, SessionTimeout: opts.sessionTimeout, Log: requests})
 	requests.Info("stopped")
 	return err
+}
+
+// listenURLHost is host:port for the log's URL: the host as given (Go
+// listens on [::] for 0.0.0.0, which would only confuse), with the port
+// actually bound (for :0).
+func listenURLHost(requested string, bound net.Addr) string {
+	host, _, _ := net.SplitHostPort(requested)
+	_, port, _ := net.SplitHostPort(bound.String())
+	if host == "" {
+		host = "0.0.0.0"
+	}
+	return net.JoinHostPort(host, port)
 }
