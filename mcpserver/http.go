@@ -251,6 +251,9 @@ func (s *Server) ServeStreamable(ctx context.Context, ln net.Listener, opts HTTP
 		s.log.Warn("requests still running at shutdown were cut off")
 		err = hs.Close()
 	}
+	// RegisterOnShutdown's call runs in its own goroutine; close what it has
+	// not closed yet, so every session is gone when this returns.
+	s.closeSessions()
 	if serr := <-served; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
 	}
