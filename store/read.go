@@ -32,19 +32,10 @@ func scanReleaseInfo(row interface{ Scan(...any) error }) (ReleaseInfo, error) {
 const (
 	qTables             = `SELECT connection, name FROM tables WHERE release = ? ORDER BY connection, name`
 	qTablesOfConnection = `SELECT connection, name FROM tables WHERE release = ? AND connection = ? ORDER BY name`
-	qTableByName        = `SELECT id, connection, name, comment, primary_key FROM tables
+	qTableByName        = `SELECT connection, name, comment, detail FROM tables
 		WHERE release = ? AND name = ? ORDER BY connection LIMIT 50`
-	qTableByConnection = `SELECT id, connection, name, comment, primary_key FROM tables
+	qTableByConnection = `SELECT connection, name, comment, detail FROM tables
 		WHERE release = ? AND connection = ? AND name = ?`
-	qColumns = `SELECT name, type, nullable, comment, default_value, enum_values
-		FROM columns WHERE table_id = ? ORDER BY position`
-	qForeignKeys = `SELECT name, columns, ref_connection, ref_table, ref_columns, on_delete
-		FROM foreign_keys WHERE table_id = ? ORDER BY position`
-	qIndexes      = `SELECT name, columns, is_unique FROM indexes WHERE table_id = ? ORDER BY position`
-	qReferencedBy = `SELECT t.connection, t.name, f.name, f.columns, f.ref_columns
-		FROM foreign_keys f JOIN tables t ON t.id = f.table_id
-		WHERE f.release = ? AND f.ref_connection = ? AND f.ref_table = ?
-		ORDER BY t.connection, t.name, f.position`
 	qLogics = "SELECT name FROM logics WHERE release = ? ORDER BY name"
 	qLogic  = `SELECT id, name, description, sql, auth_required, auth_roles
 			FROM logics WHERE release = ? AND name = ?`
@@ -56,7 +47,7 @@ const (
 )
 
 // readQueries lists them for Open to prepare.
-var readQueries = []string{qTables, qTablesOfConnection, qTableByName, qTableByConnection, qColumns, qForeignKeys, qIndexes, qReferencedBy, qLogics, qLogic, qParams, qCurrent, qCurrentID, qConnectionExists,
+var readQueries = []string{qTables, qTablesOfConnection, qTableByName, qTableByConnection, qLogics, qLogic, qParams, qCurrent, qCurrentID, qConnectionExists,
 	qSearchTables, qSearchLogics, qSearchNames, qSearchTable, qSearchLogic, qSearchWords, qSearchColumns, qSearchParams}
 
 // Releases lists the cached releases of project (of every project when
@@ -208,20 +199,14 @@ func (s *Store) Table(ctx context.Context, t Target, connection, name string) (*
 		if err != nil {
 			return err
 		}
-		id, tbl, err := findTable(ctx, tx, rel, connection, name)
-		if err != nil {
-			return err
-		}
-		if err := readTable(ctx, tx, rel, id, tbl); err != nil {
-			return err
-		}
-		out = tbl
-		return nil
+		out, err = findTable(ctx, tx, rel, connection, name)
+		return err
 	})
 	return out, err
 }
 
-func findTable(ctx context.Context, tx readTx, rel int64, connection, name string) (int64, *Table, error) {
+// findTable reads a table and its detail (see detail.go) in one query.
+func findTable(ctx context.Context, tx readTx, rel int64, connection, name string) (*Table, error) {
 	// A bare name uses tables_by_name, a qualified one the unique key.
 	q, args := qTableByName, []any{rel, name}
 	if connection != "" {
@@ -230,134 +215,42 @@ func findTable(ctx context.Context, tx readTx, rel int64, connection, name strin
 	}
 	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
-		return 0, nil, err
+		return nil, err
 	}
 	defer rows.Close()
-	var ids []int64
 	var found []*Table
+	var detail []byte
 	for rows.Next() {
-		var id int64
-		var pk string
 		tbl := &Table{}
-		if err := rows.Scan(&id, &tbl.Connection, &tbl.Name, &tbl.Comment, &pk); err != nil {
-			return 0, nil, err
+		detail = detail[:0]
+		if err := rows.Scan(&tbl.Connection, &tbl.Name, &tbl.Comment, &detail); err != nil {
+			return nil, err
 		}
-		if tbl.PrimaryKey, err = decodeList(pk); err != nil {
-			return 0, nil, err
+		if len(found) == 0 { // decode the first; a second makes the name ambiguous
+			if err := decodeDetail(detail, tbl); err != nil {
+				return nil, err
+			}
 		}
-		ids = append(ids, id)
 		found = append(found, tbl)
 	}
 	if err := rows.Err(); err != nil {
-		return 0, nil, err
+		return nil, err
 	}
 	switch len(found) {
 	case 0:
 		if connection != "" {
-			return 0, nil, Errorf(NotFound, "table %q not found in connection %q", name, connection)
+			return nil, Errorf(NotFound, "table %q not found in connection %q", name, connection)
 		}
-		return 0, nil, Errorf(NotFound, "table %q not found", name)
+		return nil, Errorf(NotFound, "table %q not found", name)
 	case 1:
-		return ids[0], found[0], nil
+		return found[0], nil
 	}
 	names := make([]string, len(found))
 	for i, tbl := range found {
 		names[i] = tbl.Connection + "." + tbl.Name
 	}
-	return 0, nil, Errorf(Ambiguous, "table %q is in several connections: %s; ask for one of them",
+	return nil, Errorf(Ambiguous, "table %q is in several connections: %s; ask for one of them",
 		name, strings.Join(names, ", "))
-}
-
-func readTable(ctx context.Context, tx readTx, rel, id int64, t *Table) error {
-	rows, err := tx.QueryContext(ctx, qColumns, id)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var c Column
-		var enum string
-		if err := rows.Scan(&c.Name, &c.Type, &c.Nullable, &c.Comment, &c.Default, &enum); err != nil {
-			rows.Close()
-			return err
-		}
-		if c.Enum, err = decodeList(enum); err != nil {
-			rows.Close()
-			return err
-		}
-		t.Columns = append(t.Columns, c)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-
-	rows, err = tx.QueryContext(ctx, qForeignKeys, id)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var fk ForeignKey
-		var cols, refCols string
-		if err := rows.Scan(&fk.Name, &cols, &fk.RefConnection, &fk.RefTable, &refCols, &fk.OnDelete); err != nil {
-			rows.Close()
-			return err
-		}
-		if fk.Columns, err = decodeList(cols); err == nil {
-			fk.RefColumns, err = decodeList(refCols)
-		}
-		if err != nil {
-			rows.Close()
-			return err
-		}
-		t.ForeignKeys = append(t.ForeignKeys, fk)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-
-	rows, err = tx.QueryContext(ctx, qIndexes, id)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var ix Index
-		var cols string
-		if err := rows.Scan(&ix.Name, &cols, &ix.Unique); err != nil {
-			rows.Close()
-			return err
-		}
-		if ix.Columns, err = decodeList(cols); err != nil {
-			rows.Close()
-			return err
-		}
-		t.Indexes = append(t.Indexes, ix)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-
-	rows, err = tx.QueryContext(ctx, qReferencedBy, rel, t.Connection, t.Name)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var r Reference
-		var cols, refCols string
-		if err := rows.Scan(&r.Connection, &r.Table, &r.Name, &cols, &refCols); err != nil {
-			return err
-		}
-		if r.Columns, err = decodeList(cols); err == nil {
-			r.RefColumns, err = decodeList(refCols)
-		}
-		if err != nil {
-			return err
-		}
-		t.ReferencedBy = append(t.ReferencedBy, r)
-	}
-	return rows.Err()
 }
 
 // Logics lists the logic names of t's current release, sorted.

@@ -296,7 +296,7 @@ const (
 	qSearchLogic = `SELECT id, name, description, sql FROM logics WHERE id = ?`
 	qSearchWords = `SELECT word, columns FROM search_words WHERE release = ? AND word >= ? AND word < ?
 		ORDER BY word LIMIT ?`
-	qSearchColumns = `SELECT name, comment FROM columns WHERE table_id = ? ORDER BY position`
+	qSearchColumns = `SELECT detail FROM tables WHERE id = ?`
 	qSearchParams  = `SELECT name FROM logic_params WHERE logic_id = ? ORDER BY position`
 )
 
@@ -666,23 +666,18 @@ func (sr *searcher) table(ctx context.Context, id int64) (*searchTable, error) {
 	if tb.columns != nil {
 		return tb, nil
 	}
-	rows, err := sr.tx.QueryContext(ctx, qSearchColumns, id)
+	var detail []byte
+	if err := sr.tx.QueryRowContext(ctx, qSearchColumns, id).Scan(&detail); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	cols, err := detailColumns(detail)
 	if err != nil {
 		return nil, fmt.Errorf("search: %w", err)
 	}
-	defer rows.Close()
-	tb.columns = []searchColumn{}
-	for rows.Next() {
-		var c searchColumn
-		if err := rows.Scan(&c.name, &c.comment); err != nil {
-			return nil, fmt.Errorf("search: %w", err)
-		}
-		c.nameWords, c.commentWords = words(c.name), words(c.comment)
-		tb.columns = append(tb.columns, c)
+	for i := range cols {
+		cols[i].nameWords, cols[i].commentWords = words(cols[i].name), words(cols[i].comment)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("search: %w", err)
-	}
+	tb.columns = cols
 	return tb, nil
 }
 

@@ -1042,14 +1042,14 @@ func TestSearchMigratesVersion1(t *testing.T) {
 	}
 
 	s := openStoreAt(t, path)
-	if v, err := s.SchemaVersion(ctx); err != nil || v != 2 {
-		t.Fatalf("SchemaVersion = %d, %v; want 2", v, err)
+	if v, err := s.SchemaVersion(ctx); err != nil || v != 3 {
+		t.Fatalf("SchemaVersion = %d, %v; want 3", v, err)
 	}
 	var names []string
 	for _, m := range appliedMigrations(t, s) {
 		names = append(names, m.Name)
 	}
-	if diff := cmp.Diff([]string{"0001_init.sql", "0002_search.sql"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"0001_init.sql", "0002_search.sql", "0003_table_detail.sql"}, names); diff != "" {
 		t.Errorf("schema_migrations mismatch (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(emptyCounts(t, s), rowCounts(t, s)); diff != "" {

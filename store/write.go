@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -139,7 +140,7 @@ func deleteContents(ctx context.Context, tx *sql.Tx, release int64) error {
 		args []any
 	}{
 		{"DELETE FROM connections WHERE release = ?", []any{release}},
-		{"DELETE FROM tables WHERE release = ?", []any{release}}, // cascades to columns, keys and indexes
+		{"DELETE FROM tables WHERE release = ?", []any{release}},
 		{"DELETE FROM logics WHERE release = ?", []any{release}}, // cascades to params
 	} {
 		if _, err := tx.ExecContext(ctx, q.sql, q.args...); err != nil {
@@ -257,6 +258,7 @@ func putRelease(ctx context.Context, tx *sql.Tx, snap *Snapshot, file FileState)
 		return 0, err
 	}
 	defer ins.close()
+	ins.referencedBy = referencedBy(snap)
 	for i, c := range snap.Connections {
 		if err := ins.connections.add(ctx, id, c.Name, c.Engine, i); err != nil {
 			return 0, fmt.Errorf("connection %q: %w", c.Name, err)
@@ -286,8 +288,11 @@ func putRelease(ctx context.Context, tx *sql.Tx, snap *Snapshot, file FileState)
 // SQLite, so child rows can name their parent without a round trip and
 // every id falls in the release's range (see idRange).
 type inserts struct {
-	connections, tables, columns, foreignKeys, indexes, logics, params, search, words, names *batch
-	nextTable, nextFK, nextLogic                                                             int64
+	connections, tables, logics, params, search, words, names *batch
+	nextTable, nextLogic                                      int64
+
+	referencedBy map[TableRef][]Reference // foreign keys by the table they name
+	detail       []byte                   // reused buffer of encodeDetail
 }
 
 func newInserts(ctx context.Context, tx *sql.Tx, release int64) (*inserts, error) {
@@ -304,11 +309,7 @@ func newInserts(ctx context.Context, tx *sql.Tx, release int64) (*inserts, error
 		cols int
 	}{
 		{&ins.connections, "connections (release, name, engine, position)", 4},
-		{&ins.tables, "tables (id, release, connection, name, comment, position, primary_key)", 7},
-		{&ins.columns, "columns (table_id, position, name, type, nullable, comment, default_value, enum_values)", 8},
-		{&ins.foreignKeys, `foreign_keys (id, table_id, release, position, name, columns, ref_connection, ref_table,
-			ref_columns, on_delete)`, 10},
-		{&ins.indexes, "indexes (table_id, position, name, columns, is_unique)", 5},
+		{&ins.tables, "tables (id, release, connection, name, comment, position, detail)", 7},
 		{&ins.logics, "logics (id, release, name, description, sql, auth_required, auth_roles, position)", 8},
 		{&ins.params, "logic_params (logic_id, position, name, type, required)", 5},
 		{&ins.search, "search (rowid, name, cols, comment, notes, body)", 6},
@@ -318,12 +319,12 @@ func newInserts(ctx context.Context, tx *sql.Tx, release int64) (*inserts, error
 		*b.dst = &batch{tx: tx, into: b.into, width: b.cols}
 	}
 	lo, _ := idRange(release)
-	ins.nextTable, ins.nextFK, ins.nextLogic = lo, lo, lo
+	ins.nextTable, ins.nextLogic = lo, lo
 	return ins, nil
 }
 
 func (ins *inserts) all() []*batch {
-	return []*batch{ins.connections, ins.tables, ins.columns, ins.foreignKeys, ins.indexes, ins.logics, ins.params,
+	return []*batch{ins.connections, ins.tables, ins.logics, ins.params,
 		ins.search, ins.words, ins.names}
 }
 
@@ -346,28 +347,30 @@ func (ins *inserts) close() {
 func (ins *inserts) table(ctx context.Context, release int64, pos int, t *Table) error {
 	id := ins.nextTable
 	ins.nextTable++
-	if err := ins.tables.add(ctx, id, release, t.Connection, t.Name, t.Comment, pos, jsonList(t.PrimaryKey)); err != nil {
-		return err
-	}
-	for i, c := range t.Columns {
-		if err := ins.columns.add(ctx, id, i, c.Name, c.Type, c.Nullable, c.Comment, c.Default, jsonList(c.Enum)); err != nil {
-			return fmt.Errorf("column %q: %w", c.Name, err)
+	ins.detail = encodeDetail(ins.detail, t, ins.referencedBy[TableRef{Connection: t.Connection, Name: t.Name}])
+	// The batch keeps its arguments until it flushes: give it a copy.
+	return ins.tables.add(ctx, id, release, t.Connection, t.Name, t.Comment, pos, append([]byte(nil), ins.detail...))
+}
+
+// referencedBy works out, for every table the release's foreign keys name,
+// the keys that point at it, sorted by referencing table and then in the
+// order of its keys.
+func referencedBy(snap *Snapshot) map[TableRef][]Reference {
+	refs := map[TableRef][]Reference{}
+	for i := range snap.Tables {
+		t := &snap.Tables[i]
+		for _, fk := range t.ForeignKeys {
+			to := TableRef{Connection: fk.RefConnection, Name: fk.RefTable}
+			refs[to] = append(refs[to], Reference{Table: t.Name, Connection: t.Connection, Name: fk.Name,
+				Columns: fk.Columns, RefColumns: fk.RefColumns})
 		}
 	}
-	for i, fk := range t.ForeignKeys {
-		fkID := ins.nextFK
-		ins.nextFK++
-		if err := ins.foreignKeys.add(ctx, fkID, id, release, i, fk.Name, jsonList(fk.Columns), fk.RefConnection,
-			fk.RefTable, jsonList(fk.RefColumns), fk.OnDelete); err != nil {
-			return fmt.Errorf("foreign key %d: %w", i, err)
-		}
+	for _, list := range refs {
+		slices.SortStableFunc(list, func(a, b Reference) int {
+			return cmp.Or(cmp.Compare(a.Connection, b.Connection), cmp.Compare(a.Table, b.Table))
+		})
 	}
-	for i, ix := range t.Indexes {
-		if err := ins.indexes.add(ctx, id, i, ix.Name, jsonList(ix.Columns), ix.Unique); err != nil {
-			return fmt.Errorf("index %d: %w", i, err)
-		}
-	}
-	return nil
+	return refs
 }
 
 func (ins *inserts) logic(ctx context.Context, release int64, pos int, l *Logic) error {
