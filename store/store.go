@@ -117,14 +117,52 @@ func (s *Store) init(ctx context.Context) error {
 	if err := s.w.PingContext(ctx); err != nil {
 		return classify("open index", err)
 	}
-	var result string
-	if err := s.w.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&result); err != nil {
-		return classify("check index", err)
-	}
-	if result != "ok" {
-		return fmt.Errorf("check index: %w: %s", ErrCorrupt, result)
+	if err := s.check(ctx); err != nil {
+		return err
 	}
 	return s.migrate(ctx)
+}
+
+// check runs SQLite's quick_check on every ordinary table of the file, and
+// so on every b-tree, the FTS5 index's own tables included. It skips the
+// FTS5 table itself: since SQLite 3.44, a quick_check of the whole file
+// also recomputes the full-text index's checksums, which on a
+// 10,000-table release cost more than all the rest (about 60 of 85 ms at
+// every start). A damaged page of the full-text index is still found
+// here, as a damaged b-tree page of search_data or search_idx.
+func (s *Store) check(ctx context.Context) error {
+	rows, err := s.w.QueryContext(ctx, `SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'`)
+	if err != nil {
+		return classify("check index", err)
+	}
+	var tables []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return classify("check index", err)
+		}
+		tables = append(tables, name)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return classify("check index", err)
+	}
+	for _, name := range tables {
+		var result string
+		if err := s.w.QueryRowContext(ctx, "PRAGMA quick_check("+quoteIdent(name)+")").Scan(&result); err != nil {
+			return classify("check index", err)
+		}
+		if result != "ok" {
+			return fmt.Errorf("check index: %w: %s", ErrCorrupt, result)
+		}
+	}
+	return nil
+}
+
+// quoteIdent quotes an SQL identifier.
+func quoteIdent(name string) string {
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
 }
 
 // classify wraps err, marking the SQLite results that mean a damaged file.
