@@ -46,7 +46,7 @@ words of three or more letters also match as prefixes ("purch" finds purchases).
 	}
 	schemas := searchSchemas()
 	t.InputSchema, t.OutputSchema = schemas[0], schemas[1]
-	mcp.AddTool(s.Server, t, s.search)
+	addTool(s, t, s.search)
 }
 
 // searchSchemas returns the input and output schemas of schema_search:

@@ -188,15 +188,17 @@ func argumentMessage(text string) string {
 	return text
 }
 
-// answer is a tool's successful result: out as structured content, and as
-// text in the order of its fields. (go-sdk would write the text through a
-// map, keys sorted, so "columns" would come before "name".)
+// answer is a tool's successful result: out, marshalled once, as both its
+// structured content and its text, in the order of out's fields. (go-sdk
+// would write the text through a map, keys sorted, so "columns" would come
+// before "name".) See addTool.
 func answer[Out any](out Out) (*mcp.CallToolResult, Out, error) {
 	b, err := json.Marshal(out)
 	if err != nil {
 		return nil, out, err
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}}, out, nil
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}},
+		StructuredContent: json.RawMessage(b)}, out, nil
 }
 
 // readOnly are the annotations of every hubsnap tool: they read a local
