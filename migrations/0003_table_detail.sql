@@ -19,3 +19,8 @@ ALTER TABLE tables ADD COLUMN detail BLOB NOT NULL DEFAULT x'';
 -- release files in the new shape.
 DELETE FROM releases;
 INSERT INTO search (search) VALUES ('delete-all');
+
+-- The full-text index is merged whole after every release written
+-- (Store.Optimize), so merging it bit by bit while a release is written
+-- (automerge) is work done twice.
+INSERT INTO search (search, rank) VALUES ('automerge', 0);
