@@ -38,3 +38,21 @@ func BenchmarkTransportFloor(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLargeGetTableHandler is hubsnap's own share of a
+// schema_get_table call on the large release: the handler (argument
+// checks, the store lookup, shaping and writing the answer once), without
+// go-sdk's transport and JSON-RPC layers.
+func BenchmarkLargeGetTableHandler(b *testing.B) {
+	srv := New(largeStore(b), Options{Target: bigDev, Version: "bench"})
+	b.Cleanup(srv.Shutdown)
+	ctx := context.Background()
+	in := GetTableInput{Table: "billing_invoices"}
+	b.ReportAllocs()
+	for b.Loop() {
+		res, _, err := srv.getTable(ctx, &mcp.CallToolRequest{}, in)
+		if err != nil || res.IsError {
+			b.Fatal(err)
+		}
+	}
+}
