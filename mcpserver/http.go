@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -98,6 +99,17 @@ type httpHandler struct {
 	server *Server
 	opts   HTTPOptions
 	mcp    http.Handler
+
+	fileErr atomic.Pointer[string] // the token file error logged last
+}
+
+// tokenFileError logs why the token file cannot be read, once per distinct
+// reason rather than once per refused request.
+func (h *httpHandler) tokenFileError(err error) {
+	msg := err.Error()
+	if last := h.fileErr.Swap(&msg); last == nil || *last != msg {
+		h.server.log.Error("the token file cannot be read; every request is refused until it can", "err", err)
+	}
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -108,9 +120,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if h.opts.Tokens != nil {
 		var err error
 		if issued, err = h.opts.Tokens.Issued(); err != nil {
-			h.server.log.Error("the token file cannot be read; refusing every request", "err", err)
+			h.tokenFileError(err)
 			http.Error(w, "the server cannot read its token file; see its log", http.StatusServiceUnavailable)
 			return
+		}
+		if h.fileErr.Load() != nil {
+			h.fileErr.Store(nil) // readable again: log the next failure
 		}
 	}
 	// What passes the token check (if any): the body limit, the session cap,
@@ -141,7 +156,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		case errors.Is(err, access.ErrUnknownToken):
 			return nil, fmt.Errorf("%w: unknown or revoked", auth.ErrInvalidToken)
 		case err != nil:
-			h.server.log.Error("the token file cannot be read", "err", err)
+			h.tokenFileError(err)
 			return nil, errors.New("the server cannot read its token file; see its log")
 		}
 		rec.setToken(t.Name)
