@@ -219,10 +219,10 @@ func findTable(ctx context.Context, tx readTx, rel int64, connection, name strin
 	}
 	defer rows.Close()
 	var found []*Table
-	var detail []byte
 	for rows.Next() {
 		tbl := &Table{}
-		detail = detail[:0]
+		// RawBytes: decodeDetail copies out what it keeps, before Next.
+		var detail sql.RawBytes
 		if err := rows.Scan(&tbl.Connection, &tbl.Name, &tbl.Comment, &detail); err != nil {
 			return nil, err
 		}

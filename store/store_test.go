@@ -188,26 +188,7 @@ func TestOpenCorruptRandomBytes(t *testing.T) {
 // can go unnoticed, which is acceptable as long as nothing panics.
 func TestOpenCorruptTruncated(t *testing.T) {
 	ctx := context.Background()
-	src := filepath.Join(t.TempDir(), "index.db")
-	s, err := Open(ctx, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	put(t, s, sampleSnapshot(), true)
-	put(t, s, smallSnapshot("shop", "rel_41", "dev", 41, "t", 200), false)
-	if err := s.Optimize(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(src + "-wal"); err == nil {
-		t.Fatal("-wal file left after Close: the truncation below would not cover the data")
-	}
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := closedIndex(t)
 	n := len(data)
 	const page = 4096
 	if n < 8*page {
@@ -412,23 +393,7 @@ func TestNewIndexIsPrivate(t *testing.T) {
 // never panic. Pages on the freelist are not in use and may go unnoticed.
 func TestOpenScribbledPages(t *testing.T) {
 	ctx := context.Background()
-	src := filepath.Join(t.TempDir(), "index.db")
-	s, err := Open(ctx, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	put(t, s, sampleSnapshot(), true)
-	put(t, s, smallSnapshot("shop", "rel_41", "dev", 41, "t", 200), false)
-	if err := s.Optimize(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := closedIndex(t)
 	const page = 4096
 	pages := len(data) / page
 	caught := 0
@@ -459,4 +424,32 @@ func TestOpenScribbledPages(t *testing.T) {
 	if caught < (pages-1)*3/4 {
 		t.Errorf("Open caught only %d of %d damaged pages", caught, pages-1)
 	}
+}
+
+// closedIndex returns the bytes of a real index holding two releases,
+// optimized and closed, with nothing left in a -wal file.
+func closedIndex(t *testing.T) []byte {
+	t.Helper()
+	ctx := context.Background()
+	src := filepath.Join(t.TempDir(), "index.db")
+	s, err := Open(ctx, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, s, sampleSnapshot(), true)
+	put(t, s, smallSnapshot("shop", "rel_41", "dev", 41, "t", 200), false)
+	if err := s.Optimize(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(src + "-wal"); err == nil {
+		t.Fatal("-wal file left after Close: the index file alone would not hold the data")
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
