@@ -74,7 +74,7 @@ func checkScopes(next mcp.MethodHandler) mcp.MethodHandler {
 				return forbiddenTool(p.Name, granted, need), nil
 			}
 			if p.Name == "schema_search" && len(searchKinds(granted)) == 0 {
-				return forbiddenTool(p.Name, granted, access.TableRead), nil
+				return forbiddenTool(p.Name, granted, "table:read or logic:read"), nil
 			}
 		case *mcp.ReadResourceParams:
 			if err := checkResource(granted, p.URI); err != nil {
@@ -105,9 +105,6 @@ func checkResource(granted []string, uri string) error {
 
 func forbiddenTool(tool string, granted []string, need access.Scope) *mcp.CallToolResult {
 	msg := fmt.Sprintf("%s: %s", tool, forbiddenMessage(granted, need))
-	if tool == "schema_search" {
-		msg = fmt.Sprintf("schema_search: %s", forbiddenMessage(granted, "table:read or logic:read"))
-	}
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{
 		Text: (&toolError{Code: store.Forbidden, Message: msg}).Error()}}}
 }
