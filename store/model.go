@@ -57,9 +57,6 @@ type Table struct {
 	PrimaryKey  []string
 	ForeignKeys []ForeignKey
 	Indexes     []Index
-	// ReferencedBy lists the foreign keys of other tables (or of this one)
-	// that point at this table. It is filled by Store.Table, not stored.
-	ReferencedBy []Reference
 }
 
 // Column is one column of a table.
@@ -81,15 +78,6 @@ type ForeignKey struct {
 	RefTable      string
 	RefColumns    []string // same length as Columns
 	OnDelete      string
-}
-
-// Reference is a foreign key seen from the table it points at.
-type Reference struct {
-	Table      string // the referencing table
-	Connection string // its connection
-	Name       string // the foreign key's name, if any
-	Columns    []string
-	RefColumns []string
 }
 
 // Index is a secondary index of a table.

@@ -69,9 +69,25 @@ func TestSyncedAtDefaultsToNow(t *testing.T) {
 	}
 }
 
+// putLookalikes stores two more copies of the sample release beside it: one
+// of the same project and environment, not current, and one current for
+// another project. Nothing of theirs may show in shop/dev's answers.
+func putLookalikes(tb testing.TB, s *Store) {
+	tb.Helper()
+	for _, o := range []struct {
+		project, id string
+		current     bool
+	}{{"shop", "rel_41", false}, {"other", "rel_42", true}} {
+		snap := sampleSnapshot()
+		snap.Release.Project, snap.Release.ID, snap.Release.Version = o.project, o.id, 41
+		put(tb, s, snap, o.current)
+	}
+}
+
 func TestTables(t *testing.T) {
 	s := openStore(t)
 	put(t, s, sampleSnapshot(), true)
+	putLookalikes(t, s)
 	ctx := context.Background()
 
 	tests := []struct {
@@ -98,28 +114,27 @@ func TestTables(t *testing.T) {
 		}},
 	}
 	for _, tt := range tests {
-		got, err := s.Tables(ctx, shopDev, tt.connection)
+		got, err := readTables(t, s, shopDev, tt.connection)
 		if err != nil {
-			t.Fatalf("Tables(%q): %v", tt.connection, err)
+			t.Fatalf("TablesPage(%q): %v", tt.connection, err)
 		}
 		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("Tables(%q) mismatch (-want +got):\n%s", tt.connection, diff)
+			t.Errorf("TablesPage(%q) mismatch (-want +got):\n%s", tt.connection, diff)
 		}
 	}
 	// A connection the release does not have is NOT_FOUND, naming only it.
-	_, err := s.Tables(ctx, shopDev, "warehouse")
+	_, err := s.TablesPage(ctx, shopDev, "warehouse", PageRequest{})
 	if ErrorCode(err) != NotFound || ErrorMessage(err) != `connection "warehouse" not found` {
-		t.Errorf(`Tables("warehouse") = %v, want NOT_FOUND naming it`, err)
+		t.Errorf(`TablesPage("warehouse") = %v, want NOT_FOUND naming it`, err)
 	}
 }
 
 func TestTable(t *testing.T) {
 	s := openStore(t)
 	put(t, s, sampleSnapshot(), true)
-	ctx := context.Background()
+	putLookalikes(t, s)
 
-	mainUsers := sampleTable(t, "main", "users")
-	mainUsers.ReferencedBy = []Reference{
+	mainUsersRefs := []Reference{
 		// Sorted by referencing connection, table, key position; a
 		// cross-connection key and a self reference included.
 		{Table: "users", Connection: "analytics", Name: "analytics_users_main_fk", Columns: []string{"id"}, RefColumns: []string{"id"}},
@@ -127,34 +142,36 @@ func TestTable(t *testing.T) {
 		{Table: "purchases", Connection: "main", Name: "purchases_user_fk", Columns: []string{"user_id"}, RefColumns: []string{"id"}},
 		{Table: "users", Connection: "main", Name: "users_invited_by_fk", Columns: []string{"invited_by"}, RefColumns: []string{"id"}},
 	}
-	analyticsUsers := sampleTable(t, "analytics", "users")
-	analyticsUsers.ReferencedBy = []Reference{
+	analyticsUsersRefs := []Reference{
 		{Table: "events", Connection: "analytics", Name: "events_user_fk", Columns: []string{"user_id"}, RefColumns: []string{"id"}},
 	}
-	purchases := sampleTable(t, "main", "purchases")
-	purchases.ReferencedBy = []Reference{
+	purchasesRefs := []Reference{
 		{Table: "refunds", Connection: "main", Name: "refunds_purchase_fk", Columns: []string{"item_id", "user_id"}, RefColumns: []string{"item_id", "user_id"}},
 	}
 
 	tests := []struct {
 		connection, name string
 		want             *Table
+		wantRefs         []Reference
 	}{
-		{"main", "users", mainUsers},
-		{"analytics", "users", analyticsUsers},
-		{"", "posts", sampleTable(t, "main", "posts")}, // nothing points at posts
-		{"main", "posts", sampleTable(t, "main", "posts")},
-		{"", "purchases", purchases},
-		{"", "refunds", sampleTable(t, "main", "refunds")},
-		{"", "events", sampleTable(t, "analytics", "events")},
+		{"main", "users", sampleTable(t, "main", "users"), mainUsersRefs},
+		{"analytics", "users", sampleTable(t, "analytics", "users"), analyticsUsersRefs},
+		{"", "posts", sampleTable(t, "main", "posts"), nil}, // nothing points at posts
+		{"main", "posts", sampleTable(t, "main", "posts"), nil},
+		{"", "purchases", sampleTable(t, "main", "purchases"), purchasesRefs},
+		{"", "refunds", sampleTable(t, "main", "refunds"), nil},
+		{"", "events", sampleTable(t, "analytics", "events"), nil},
 	}
 	for _, tt := range tests {
-		got, err := s.Table(ctx, shopDev, tt.connection, tt.name)
+		got, refs, err := readTable(t, s, shopDev, tt.connection, tt.name)
 		if err != nil {
-			t.Fatalf("Table(%q, %q): %v", tt.connection, tt.name, err)
+			t.Fatalf("TableJSON(%q, %q): %v", tt.connection, tt.name, err)
 		}
 		if diff := cmp.Diff(tt.want, got, equateEmpty); diff != "" {
-			t.Errorf("Table(%q, %q) mismatch (-want +got):\n%s", tt.connection, tt.name, diff)
+			t.Errorf("TableJSON(%q, %q) mismatch (-want +got):\n%s", tt.connection, tt.name, diff)
+		}
+		if diff := cmp.Diff(tt.wantRefs, refs, equateEmpty); diff != "" {
+			t.Errorf("TableJSON(%q, %q) referencedBy mismatch (-want +got):\n%s", tt.connection, tt.name, diff)
 		}
 	}
 }
@@ -163,7 +180,6 @@ func TestTable(t *testing.T) {
 // snapshot's, not alphabetical or by insertion id.
 func TestTableKeepsOrder(t *testing.T) {
 	s := openStore(t)
-	ctx := context.Background()
 	snap := sampleSnapshot()
 	snap.Tables = []Table{{
 		Name: "wide", Connection: "main",
@@ -185,36 +201,39 @@ func TestTableKeepsOrder(t *testing.T) {
 	}}
 	put(t, s, snap, true)
 
-	got, err := s.Table(ctx, shopDev, "", "wide")
+	got, refs, err := readTable(t, s, shopDev, "", "wide")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(&snap.Tables[0], got, equateEmpty); diff != "" {
-		t.Errorf("Table mismatch (-want +got):\n%s", diff)
+		t.Errorf("TableJSON mismatch (-want +got):\n%s", diff)
+	}
+	if len(refs) != 0 {
+		t.Errorf("TableJSON referencedBy = %+v, want none", refs)
 	}
 }
 
 func TestLogics(t *testing.T) {
 	s := openStore(t)
 	put(t, s, sampleSnapshot(), true)
-	ctx := context.Background()
+	putLookalikes(t, s)
 
-	got, err := s.Logics(ctx, shopDev)
+	got, err := readLogics(t, s, shopDev)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"admin/users", "ping", "purchase_item"}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("Logics mismatch (-want +got):\n%s", diff)
+		t.Errorf("LogicsPage mismatch (-want +got):\n%s", diff)
 	}
 
 	for _, l := range sampleSnapshot().Logics {
-		got, err := s.Logic(ctx, shopDev, l.Name)
+		got, err := readLogic(t, s, shopDev, l.Name)
 		if err != nil {
-			t.Fatalf("Logic(%q): %v", l.Name, err)
+			t.Fatalf("LogicJSON(%q): %v", l.Name, err)
 		}
 		if diff := cmp.Diff(&l, got, equateEmpty); diff != "" {
-			t.Errorf("Logic(%q) mismatch (-want +got):\n%s", l.Name, diff)
+			t.Errorf("LogicJSON(%q) mismatch (-want +got):\n%s", l.Name, diff)
 		}
 	}
 }
@@ -226,11 +245,14 @@ func TestNoRelease(t *testing.T) {
 	check := func(t *testing.T, target Target) {
 		t.Helper()
 		_, err1 := s.Current(ctx, target)
-		_, err2 := s.Tables(ctx, target, "")
-		_, err3 := s.Table(ctx, target, "", "users")
-		_, err4 := s.Logics(ctx, target)
-		_, err5 := s.Logic(ctx, target, "ping")
-		for i, err := range []error{err1, err2, err3, err4, err5} {
+		_, err2 := s.TablesPage(ctx, target, "", PageRequest{})
+		_, err3 := s.TableJSON(ctx, target, "", "users")
+		_, err4 := s.LogicsPage(ctx, target, PageRequest{})
+		_, err5 := s.LogicJSON(ctx, target, "ping")
+		_, err6 := s.ReleaseJSON(ctx, target)
+		_, err7 := s.TablesPage(ctx, target, "main", PageRequest{Limit: 1})
+		_, err8 := s.TableJSON(ctx, target, "main", "users")
+		for i, err := range []error{err1, err2, err3, err4, err5, err6, err7, err8} {
 			if got := ErrorCode(err); got != NoRelease {
 				t.Errorf("call %d: code = %q (err %v), want %q", i+1, got, err, NoRelease)
 				continue
@@ -272,27 +294,27 @@ func TestNotFound(t *testing.T) {
 	}{
 		{
 			what:  "unknown bare table",
-			call:  func() error { _, err := s.Table(ctx, shopDev, "", "invoices"); return err },
+			call:  func() error { _, err := s.TableJSON(ctx, shopDev, "", "invoices"); return err },
 			asked: []string{"invoices"},
 		},
 		{
 			what:  "table of another connection",
-			call:  func() error { _, err := s.Table(ctx, shopDev, "analytics", "posts"); return err },
+			call:  func() error { _, err := s.TableJSON(ctx, shopDev, "analytics", "posts"); return err },
 			asked: []string{"posts", "analytics"},
 		},
 		{
 			what:  "unknown connection",
-			call:  func() error { _, err := s.Table(ctx, shopDev, "warehouse", "users"); return err },
+			call:  func() error { _, err := s.TableJSON(ctx, shopDev, "warehouse", "users"); return err },
 			asked: []string{"users", "warehouse"},
 		},
 		{
 			what:  "near miss of a table",
-			call:  func() error { _, err := s.Table(ctx, shopDev, "", "user"); return err },
+			call:  func() error { _, err := s.TableJSON(ctx, shopDev, "", "user"); return err },
 			asked: []string{`"user"`},
 		},
 		{
 			what:  "unknown logic",
-			call:  func() error { _, err := s.Logic(ctx, shopDev, "admin/roles"); return err },
+			call:  func() error { _, err := s.LogicJSON(ctx, shopDev, "admin/roles"); return err },
 			asked: []string{"admin/roles"},
 		},
 	}
@@ -325,7 +347,7 @@ func TestAmbiguous(t *testing.T) {
 	put(t, s, sampleSnapshot(), true)
 	ctx := context.Background()
 
-	_, err := s.Table(ctx, shopDev, "", "users")
+	_, err := s.TableJSON(ctx, shopDev, "", "users")
 	wantCode(t, err, Ambiguous)
 	msg := ErrorMessage(err)
 	for _, want := range []string{"analytics.users", "main.users"} {
@@ -341,12 +363,12 @@ func TestAmbiguous(t *testing.T) {
 
 	// A qualified lookup settles it.
 	for _, conn := range []string{"main", "analytics"} {
-		got, err := s.Table(ctx, shopDev, conn, "users")
+		got, _, err := readTable(t, s, shopDev, conn, "users")
 		if err != nil {
-			t.Fatalf("Table(%q, users): %v", conn, err)
+			t.Fatalf("TableJSON(%q, users): %v", conn, err)
 		}
 		if got.Connection != conn || got.Name != "users" {
-			t.Errorf("Table(%q, users) = %s.%s", conn, got.Connection, got.Name)
+			t.Errorf("TableJSON(%q, users) = %s.%s", conn, got.Connection, got.Name)
 		}
 	}
 }

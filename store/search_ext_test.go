@@ -16,8 +16,8 @@ import (
 // TestSearchLarge searches storetest.Large: 10,000 tables, about 150,000
 // columns and 2,000 logics, where common words match thousands of things.
 func TestSearchLarge(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a 10,000-table index")
+	if testing.Short() || raceOn {
+		t.Skip("builds a 10,000-table index; .ci/run runs it without -race")
 	}
 	ctx := context.Background()
 	s, err := store.Open(ctx, filepath.Join(t.TempDir(), "index.db"))

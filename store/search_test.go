@@ -897,10 +897,15 @@ func TestSearchReplaceAndDelete(t *testing.T) {
 	by := releaseRowID(t, s, "other", "rel_o")
 	wantIndexCounts(t, s, rel, sample)
 
+	// A replaced release gets a new row id, and nothing is left under the
+	// old one.
 	put(t, s, replacement, true)
-	if got := releaseRowID(t, s, "shop", "rel_42"); got != rel {
-		t.Fatalf("replacing changed the release row id from %d to %d", rel, got)
+	replaced := releaseRowID(t, s, "shop", "rel_42")
+	if replaced == rel {
+		t.Fatalf("replacing kept the release row id %d; want a new one", rel)
 	}
+	wantIndexCounts(t, s, rel, nil)
+	rel = replaced
 	wantIndexCounts(t, s, rel, replacement)
 	for _, q := range []string{"users", "purch", "display name", "email", "blog", "console", "returning", "people"} {
 		wantHits(t, s, shopDev, SearchQuery{Text: q}, nil, false)
@@ -996,7 +1001,7 @@ func TestSearchManyReplaceCycles(t *testing.T) {
 }
 
 // TestSearchMigratesVersion1 opens an index that has only the first
-// migration and a release in it: the search migration empties it, for the
+// migration and a release in it: the later migrations empty it, for the
 // indexer to rebuild.
 func TestSearchMigratesVersion1(t *testing.T) {
 	ctx := context.Background()
@@ -1042,14 +1047,15 @@ func TestSearchMigratesVersion1(t *testing.T) {
 	}
 
 	s := openStoreAt(t, path)
-	if v, err := s.SchemaVersion(ctx); err != nil || v != 3 {
-		t.Fatalf("SchemaVersion = %d, %v; want 3", v, err)
+	if v, err := s.SchemaVersion(ctx); err != nil || v != 5 {
+		t.Fatalf("SchemaVersion = %d, %v; want 5", v, err)
 	}
 	var names []string
 	for _, m := range appliedMigrations(t, s) {
 		names = append(names, m.Name)
 	}
-	if diff := cmp.Diff([]string{"0001_init.sql", "0002_search.sql", "0003_table_detail.sql"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"0001_init.sql", "0002_search.sql", "0003_table_detail.sql", "0004_relational.sql",
+		"0005_digests.sql"}, names); diff != "" {
 		t.Errorf("schema_migrations mismatch (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff(emptyCounts(t, s), rowCounts(t, s)); diff != "" {

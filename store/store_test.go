@@ -103,8 +103,15 @@ func TestOpenMigrates(t *testing.T) {
 		if v, err := s.SchemaVersion(ctx); err != nil || v != version {
 			t.Errorf("SchemaVersion after reopen = %d, %v; want %d", v, err, version)
 		}
-		if _, err := s.Table(ctx, shopDev, "main", "users"); err != nil {
-			t.Errorf("Table after reopen: %v", err)
+		got, refs, err := readTable(t, s, shopDev, "main", "users")
+		if err != nil {
+			t.Fatalf("TableJSON after reopen: %v", err)
+		}
+		if diff := cmp.Diff(sampleTable(t, "main", "users"), got, equateEmpty); diff != "" {
+			t.Errorf("TableJSON after reopen mismatch (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(wantReferencedBy(sampleSnapshot(), "main", "users"), refs); diff != "" {
+			t.Errorf("referencedBy after reopen mismatch (-want +got):\n%s", diff)
 		}
 	}
 }
@@ -148,8 +155,9 @@ func TestConnectionSettings(t *testing.T) {
 	if err := s.w.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&busy); err != nil {
 		t.Fatal(err)
 	}
-	if fk != 1 || sync != 1 || busy <= 0 {
-		t.Errorf("writer: foreign_keys=%d synchronous=%d busy_timeout=%d; want 1, 1 (NORMAL), > 0", fk, sync, busy)
+	// The writer keeps the foreign keys itself (TestWritesKeepForeignKeys).
+	if fk != 0 || sync != 1 || busy <= 0 {
+		t.Errorf("writer: foreign_keys=%d synchronous=%d busy_timeout=%d; want 0, 1 (NORMAL), > 0", fk, sync, busy)
 	}
 	if err := s.r.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&busy); err != nil {
 		t.Fatal(err)
@@ -238,8 +246,8 @@ func TestOpenCorruptTruncated(t *testing.T) {
 		}
 		defer s.Close()
 		// SQLite does not notice: reads must still answer or fail cleanly.
-		if _, err := s.Tables(ctx, shopDev, ""); err != nil {
-			t.Logf("Tables on an index one byte short: %v", err)
+		if _, err := s.TablesPage(ctx, shopDev, "", PageRequest{}); err != nil {
+			t.Logf("TablesPage on an index one byte short: %v", err)
 		}
 	})
 }
@@ -313,7 +321,8 @@ func TestOddPath(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The file is exactly where it was asked for, and nothing else was made.
+	// The file is exactly where it was asked for, with its stamp, and
+	// nothing else was made.
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -322,7 +331,7 @@ func TestOddPath(t *testing.T) {
 	for _, e := range entries {
 		got = append(got, e.Name())
 	}
-	if diff := cmp.Diff([]string{name}, got); diff != "" {
+	if diff := cmp.Diff([]string{name, name + ".checked"}, got); diff != "" {
 		t.Errorf("folder contents mismatch (-want +got):\n%s", diff)
 	}
 	parent, err := os.ReadDir(filepath.Dir(dir))
@@ -338,17 +347,17 @@ func TestOddPath(t *testing.T) {
 	}
 
 	s = openStoreAt(t, path)
-	got2, err := s.Table(ctx, shopDev, "analytics", "users")
+	got2, _, err := readTable(t, s, shopDev, "analytics", "users")
 	if err != nil {
-		t.Fatalf("Table after reopen: %v", err)
+		t.Fatalf("TableJSON after reopen: %v", err)
 	}
 	if got2.Comment != "Activity per user" {
-		t.Errorf("Table after reopen: comment %q", got2.Comment)
+		t.Errorf("TableJSON after reopen: comment %q", got2.Comment)
 	}
 	// The reader pool opened the same file (not a fresh empty one).
-	n, err := s.Logics(ctx, shopDev)
+	n, err := readLogics(t, s, shopDev)
 	if err != nil || len(n) != 3 {
-		t.Errorf("Logics after reopen = %v, %v; want 3", n, err)
+		t.Errorf("LogicsPage after reopen = %v, %v; want 3", n, err)
 	}
 }
 
@@ -415,8 +424,13 @@ func TestOpenScribbledPages(t *testing.T) {
 			continue
 		}
 		// Let through: reads answer or fail, and nothing panics.
-		s.Tables(ctx, shopDev, "")
-		s.Table(ctx, shopDev, "", "users")
+		s.TablesPage(ctx, shopDev, "", PageRequest{})
+		s.TablesPage(ctx, shopDev, "main", PageRequest{Limit: 2})
+		s.TableJSON(ctx, shopDev, "", "users")
+		s.TableJSON(ctx, shopDev, "main", "users")
+		s.LogicsPage(ctx, shopDev, PageRequest{})
+		s.LogicJSON(ctx, shopDev, "purchase_item")
+		s.ReleaseJSON(ctx, shopDev)
 		s.Search(ctx, shopDev, SearchQuery{Text: "user"})
 		s.Close()
 	}

@@ -35,9 +35,14 @@ func TestSampleRowCounts(t *testing.T) {
 		"current_releases": 1,
 		"connections":      2,
 		"tables":           6,
+		"columns":          6 + 4 + 4 + 3 + 2 + 3,
+		"foreign_keys":     2 + 1 + 2 + 1 + 1 + 1,
+		"indexes":          2 + 1 + 1,
 		"logics":           3,
 		"logic_params":     3 + 1,
 		"search":           6 + 3, // a row per table and per logic
+		"search_names":     6 + 3, // and its name as words
+		"search_words":     distinctWords(sampleSnapshot()),
 	}
 	if diff := gocmp.Diff(want, rowCounts(t, s)); diff != "" {
 		t.Errorf("row counts mismatch (-want +got):\n%s", diff)
@@ -69,25 +74,34 @@ func TestReplaceRelease(t *testing.T) {
 		t.Errorf("Current after replace mismatch (-want +got):\n%s", diff)
 	}
 
-	tables, err := s.Tables(ctx, shopDev, "")
+	tables, err := readTables(t, s, shopDev, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	wantTables := []TableRef{{Connection: "main", Name: "acct_000"}, {Connection: "main", Name: "acct_001"}}
 	if diff := gocmp.Diff(wantTables, tables); diff != "" {
-		t.Errorf("Tables after replace mismatch (-want +got):\n%s", diff)
+		t.Errorf("TablesPage after replace mismatch (-want +got):\n%s", diff)
 	}
-	logics, err := s.Logics(ctx, shopDev)
+	logics, err := readLogics(t, s, shopDev)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := gocmp.Diff([]string{"acct/count", "acct/list"}, logics); diff != "" {
-		t.Errorf("Logics after replace mismatch (-want +got):\n%s", diff)
+		t.Errorf("LogicsPage after replace mismatch (-want +got):\n%s", diff)
 	}
-	_, err = s.Table(ctx, shopDev, "main", "users")
+	_, err = s.TableJSON(ctx, shopDev, "main", "users")
 	wantCode(t, err, NotFound)
-	_, err = s.Logic(ctx, shopDev, "purchase_item")
+	_, err = s.LogicJSON(ctx, shopDev, "purchase_item")
 	wantCode(t, err, NotFound)
+	// The new tables point at each other, not at anything of the sample.
+	_, refs, err := readTable(t, s, shopDev, "main", "acct_000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRefs := []Reference{{Table: "acct_001", Connection: "main", Columns: []string{"prev_id"}, RefColumns: []string{"id"}}}
+	if diff := gocmp.Diff(wantRefs, refs); diff != "" {
+		t.Errorf("referencedBy after replace mismatch (-want +got):\n%s", diff)
+	}
 
 	// Exactly the rows of rel_41 plus those of v2: nothing of the sample
 	// release is left behind.
@@ -99,9 +113,14 @@ func TestReplaceRelease(t *testing.T) {
 	want["current_releases"] += 1
 	want["connections"] += 1
 	want["tables"] += 2
+	want["columns"] += 2 * 2
+	want["foreign_keys"] += 1 // acct_001 to acct_000
+	want["indexes"] += 2
 	want["logics"] += 2
 	want["logic_params"] += 1
 	want["search"] += 2 + 2
+	want["search_names"] += 2 + 2
+	want["search_words"] += distinctWords(v2)
 	if diff := gocmp.Diff(want, rowCounts(t, s)); diff != "" {
 		t.Errorf("row counts after replace mismatch (-want +got):\n%s", diff)
 	}
@@ -346,12 +365,15 @@ func TestHookErrorRollsBack(t *testing.T) {
 	if diff := gocmp.Diff(before, rowCounts(t, s)); diff != "" {
 		t.Errorf("index changed after a failed hook (-want +got):\n%s", diff)
 	}
-	got, err := s.Table(ctx, shopDev, "main", "users")
+	got, refs, err := readTable(t, s, shopDev, "main", "users")
 	if err != nil {
-		t.Fatalf("Table after failed hook: %v", err)
+		t.Fatalf("TableJSON after failed hook: %v", err)
 	}
-	if got.Comment != "People who can sign in" {
-		t.Errorf("Table after failed hook: comment %q", got.Comment)
+	if diff := gocmp.Diff(sampleTable(t, "main", "users"), got, equateEmpty); diff != "" {
+		t.Errorf("TableJSON after failed hook mismatch (-want +got):\n%s", diff)
+	}
+	if diff := gocmp.Diff(wantReferencedBy(sampleSnapshot(), "main", "users"), refs); diff != "" {
+		t.Errorf("referencedBy after failed hook mismatch (-want +got):\n%s", diff)
 	}
 
 	// The writer is usable afterwards.
@@ -369,7 +391,7 @@ func TestHookFinish(t *testing.T) {
 		// Inside the write transaction, before commit: readers still see
 		// the old release.
 		var err error
-		seenInHook, err = s.Tables(ctx, shopDev, "")
+		seenInHook, err = readTables(t, s, shopDev, "")
 		if err != nil {
 			return nil, err
 		}
@@ -384,7 +406,7 @@ func TestHookFinish(t *testing.T) {
 	if len(seenInHook) != 6 {
 		t.Errorf("reader during the hook saw %d tables, want the 6 of the old release", len(seenInHook))
 	}
-	tables, err := s.Tables(ctx, shopDev, "")
+	tables, err := readTables(t, s, shopDev, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -463,9 +485,22 @@ func TestReadersNeverSeeHalfARelease(t *testing.T) {
 
 	check := func() bool {
 		reads.Add(1)
-		tables, err := s.Tables(ctx, shopDev, "")
+		// One page (the default limit holds both versions whole): one
+		// statement, one snapshot of the index.
+		data, err := s.TablesPage(ctx, shopDev, "", PageRequest{})
 		if err != nil {
-			t.Errorf("Tables: %v", err)
+			t.Errorf("TablesPage: %v", err)
+			return false
+		}
+		var page wireTablesPage
+		if err := decodeStrict(data, &page); err != nil {
+			t.Errorf("TablesPage: %v\n%s", err, data)
+			return false
+		}
+		tables := page.Tables
+		if page.NextCursor != "" || page.Total != len(tables) {
+			t.Errorf("TablesPage: %d tables, total %d, nextCursor %q: want the whole list on one page",
+				len(tables), page.Total, page.NextCursor)
 			return false
 		}
 		var want int
@@ -478,7 +513,7 @@ func TestReadersNeverSeeHalfARelease(t *testing.T) {
 			want, prefix = bigN, "b_"
 			sawBig.Add(1)
 		default:
-			t.Errorf("Tables returned %d tables, want %d or %d", len(tables), smallN, bigN)
+			t.Errorf("TablesPage returned %d tables, want %d or %d", len(tables), smallN, bigN)
 			return false
 		}
 		for i, tbl := range tables {
@@ -517,7 +552,7 @@ func TestReadersNeverSeeHalfARelease(t *testing.T) {
 	t.Logf("%d reads: %d saw %d tables, %d saw %d", reads.Load(), sawSmall.Load(), smallN, sawBig.Load(), bigN)
 
 	// The last write was the small version (iterations is even).
-	tables, err := s.Tables(ctx, shopDev, "")
+	tables, err := readTables(t, s, shopDev, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -654,7 +689,9 @@ func variedSnapshot(id string, tables, logics int) *Snapshot {
 	return snap
 }
 
-// wantReferencedBy computes Table.ReferencedBy from a snapshot.
+// wantReferencedBy computes the referencedBy list of table
+// connection.name from a snapshot: every foreign key pointing at it, by
+// referencing connection, table and key position.
 func wantReferencedBy(snap *Snapshot, connection, name string) []Reference {
 	var out []Reference
 	for _, t := range snap.Tables {
@@ -677,23 +714,39 @@ func checkWholeRelease(t *testing.T, s *Store, snap *Snapshot) {
 	t.Helper()
 	ctx := context.Background()
 	for _, want := range snap.Tables {
-		want.ReferencedBy = wantReferencedBy(snap, want.Connection, want.Name)
-		got, err := s.Table(ctx, shopDev, want.Connection, want.Name)
+		got, refs, err := readTable(t, s, shopDev, want.Connection, want.Name)
 		if err != nil {
-			t.Fatalf("Table(%s.%s): %v", want.Connection, want.Name, err)
+			t.Fatalf("TableJSON(%s.%s): %v", want.Connection, want.Name, err)
 		}
 		if diff := gocmp.Diff(&want, got, equateEmpty); diff != "" {
-			t.Fatalf("Table(%s.%s) mismatch (-want +got):\n%s", want.Connection, want.Name, diff)
+			t.Fatalf("TableJSON(%s.%s) mismatch (-want +got):\n%s", want.Connection, want.Name, diff)
+		}
+		if diff := gocmp.Diff(wantReferencedBy(snap, want.Connection, want.Name), refs, equateEmpty); diff != "" {
+			t.Fatalf("TableJSON(%s.%s) referencedBy mismatch (-want +got):\n%s", want.Connection, want.Name, diff)
 		}
 	}
 	for _, want := range snap.Logics {
-		got, err := s.Logic(ctx, shopDev, want.Name)
+		got, err := readLogic(t, s, shopDev, want.Name)
 		if err != nil {
-			t.Fatalf("Logic(%s): %v", want.Name, err)
+			t.Fatalf("LogicJSON(%s): %v", want.Name, err)
 		}
 		if diff := gocmp.Diff(&want, got, equateEmpty); diff != "" {
-			t.Fatalf("Logic(%s) mismatch (-want +got):\n%s", want.Name, diff)
+			t.Fatalf("LogicJSON(%s) mismatch (-want +got):\n%s", want.Name, diff)
 		}
+	}
+	tables, err := readTables(t, s, shopDev, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := gocmp.Diff(sortedTables(snap), tables); diff != "" {
+		t.Fatalf("TablesPage mismatch (-want +got):\n%s", diff)
+	}
+	logics, err := readLogics(t, s, shopDev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := gocmp.Diff(sortedLogics(snap), logics); diff != "" {
+		t.Fatalf("LogicsPage mismatch (-want +got):\n%s", diff)
 	}
 	ri, err := s.Current(ctx, shopDev)
 	if err != nil {
@@ -731,6 +784,15 @@ func TestRoundTripAcrossBatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkWholeRelease(t, s, smallSnapshot("shop", "rel_b", "dev", 2, "b", 66))
+
+	// Exactly the rows of the two releases left, after three replacements
+	// of rel_v and the deletion of rel_a.
+	want := snapshotRows(snap)
+	addRows(want, snapshotRows(smallSnapshot("shop", "rel_b", "dev", 2, "b", 66)))
+	want["current_releases"] = 1
+	if diff := gocmp.Diff(want, rowCounts(t, s)); diff != "" {
+		t.Errorf("row counts mismatch (-want +got):\n%s", diff)
+	}
 	if n := foreignKeyViolations(t, s); n != 0 {
 		t.Errorf("foreign_key_check: %d violations", n)
 	}
@@ -750,6 +812,11 @@ func TestCommitFailureReleasesWriter(t *testing.T) {
 	hook := func() (func(bool), error) {
 		return func(committed bool) { calls = append(calls, committed) }, nil
 	}
+	// The writer does not enforce foreign keys; for this transaction it
+	// does, so that its commit fails on a row without a parent.
+	if _, err := s.w.ExecContext(ctx, "PRAGMA foreign_keys = ON"); err != nil {
+		t.Fatal(err)
+	}
 	err := s.write(ctx, "orphan table", hook, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, "PRAGMA defer_foreign_keys = ON"); err != nil {
 			return err
@@ -758,6 +825,9 @@ func TestCommitFailureReleasesWriter(t *testing.T) {
 			VALUES (999999, 999999, 'main', 'x', '', 0)`)
 		return err
 	})
+	if _, err := s.w.ExecContext(ctx, "PRAGMA foreign_keys = OFF"); err != nil {
+		t.Fatal(err)
+	}
 	if err == nil {
 		t.Fatal("commit of an orphan row succeeded")
 	}
@@ -774,5 +844,72 @@ func TestCommitFailureReleasesWriter(t *testing.T) {
 	}
 	if deferred != 0 {
 		t.Error("defer_foreign_keys still on after the transaction")
+	}
+}
+
+// The writer does not have SQLite enforce the schema's foreign keys; it
+// keeps them itself. After releases are written, replaced, made current
+// and deleted, no row is without its parent and nothing of a deleted
+// release is left.
+func TestWritesKeepForeignKeys(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	check := func(when string) {
+		t.Helper()
+		rows, err := s.r.QueryContext(ctx, "PRAGMA foreign_key_check")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var table, parent string
+			var rowid, fk sql.NullInt64
+			rows.Scan(&table, &rowid, &parent, &fk)
+			t.Errorf("%s: a row of %s (rowid %v) has no row of %s", when, table, rowid, parent)
+		}
+	}
+	put(t, s, sampleSnapshot(), true)
+	put(t, s, smallSnapshot("shop", "rel_41", "dev", 41, "t", 50), false)
+	check("after two releases")
+	put(t, s, smallSnapshot("shop", "rel_42", "dev", 43, "u", 20), true) // replaces rel_42
+	check("after a replace")
+	if err := s.DeleteRelease(ctx, ReleaseKey{Project: "shop", ID: "rel_41"}); err != nil {
+		t.Fatal(err)
+	}
+	check("after a delete")
+	if err := s.DeleteRelease(ctx, ReleaseKey{Project: "shop", ID: "rel_42"}); err != nil {
+		t.Fatal(err)
+	}
+	check("after deleting all")
+	if diff := gocmp.Diff(emptyCounts(t, s), rowCounts(t, s)); diff != "" {
+		t.Errorf("rows left after every release was deleted (-want +got):\n%s", diff)
+	}
+}
+
+// A statement that fails on the writer's pipeline (here a table twice in
+// one connection, which the decoder would have refused) fails the write
+// with its own error, and nothing is written.
+func TestWriteReleaseStatementFails(t *testing.T) {
+	s := openStore(t)
+	ctx := context.Background()
+	before := rowCounts(t, s)
+	err := s.WriteRelease(ctx, WriteOptions{MakeCurrent: true}, func(w *ReleaseWriter) error {
+		w.Release(Release{ID: "rel_1", Project: "shop", Environment: "dev", Version: 1}, Origin{})
+		for i := range 2000 { // enough rows for the pipeline to be busy
+			name := fmt.Sprintf("t%d", i)
+			if i == 1500 {
+				name = "t7"
+			}
+			if err := w.Table(&Table{Name: name, Connection: "main", Columns: []Column{{Name: "id", Type: "int"}}}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil || errors.Is(err, errPipeline) || errors.Is(err, errFill) || !strings.Contains(err.Error(), "UNIQUE") {
+		t.Fatalf("WriteRelease = %v, want the UNIQUE constraint's error", err)
+	}
+	if diff := gocmp.Diff(before, rowCounts(t, s)); diff != "" {
+		t.Errorf("rows after a failed write (-want +got):\n%s", diff)
 	}
 }

@@ -13,9 +13,10 @@ import (
 
 // Size says how big a synthetic release is.
 type Size struct {
-	// Tables is the number of tables, at most len(Areas)*len(Entities)*len(Suffixes)
-	// (10,000); each has 10 to 20 columns and, past the first few, two
-	// foreign keys.
+	// Tables is the number of tables; each has 10 to 20 columns and, past
+	// the first few, two foreign keys. Past len(Areas)*len(Entities)*len(Suffixes)
+	// (10,000) names repeat in tiers: t1_billing_invoices, t2_..., as the
+	// tenants of a multi-tenant schema do.
 	Tables int
 	// Logics is the number of logics.
 	Logics int
@@ -25,6 +26,11 @@ type Size struct {
 // columns (about 150,000), 20,000 foreign keys and 2,000 logics, about
 // 11 MiB of snapshot JSON.
 var Large = Size{Tables: 10_000, Logics: 2_000}
+
+// Huge is ten times Large: 100,000 tables (about 1,600,000 columns and
+// 200,000 foreign keys) and 20,000 logics, about 180 MB of JSON. Write it
+// with WriteRelease rather than holding it whole.
+var Huge = Size{Tables: 100_000, Logics: 20_000}
 
 // Areas, Entities and Suffixes make the table names: area_entities_suffix,
 // for example billing_invoices_lines. Every tenth area name is Korean, as
@@ -87,16 +93,11 @@ var statusEnum = []string{"draft", "active", "suspended", "closed"}
 // composite key (parent id, line_no) and "_notes" tables point at it with a
 // composite foreign key.
 func Release(size Size) *store.Snapshot {
-	if size.Tables > len(Areas)*len(Entities)*len(Suffixes) {
-		panic(fmt.Sprintf("storetest: at most %d tables", len(Areas)*len(Entities)*len(Suffixes)))
-	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	snap := &store.Snapshot{
-		Release: store.Release{ID: "rel_big", Project: "big", Environment: "dev", Version: 1,
-			CreatedAt: "2026-11-01T10:00:00Z"},
-		Origin: store.Origin{Source: store.SourceHub, Digest: "sha256:" + strings.Repeat("0", 64),
-			SyncedAt: "2026-11-01T10:00:01Z"},
-		Connections: []store.Connection{{Name: "main", Engine: "postgres"}, {Name: "warehouse", Engine: "clickhouse"}},
+		Release:     release,
+		Origin:      origin,
+		Connections: connections,
 		Tables:      make([]store.Table, 0, size.Tables),
 		Logics:      make([]store.Logic, 0, size.Logics),
 	}
@@ -109,12 +110,30 @@ func Release(size Size) *store.Snapshot {
 	return snap
 }
 
-// tableName names table i; see Release.
-func tableName(i int) (area, entity, suffix string) {
+// The release, origin and connections of every synthetic release.
+var (
+	release = store.Release{ID: "rel_big", Project: "big", Environment: "dev", Version: 1,
+		CreatedAt: "2026-11-01T10:00:00Z"}
+	origin = store.Origin{Source: store.SourceHub, Digest: "sha256:" + strings.Repeat("0", 64),
+		SyncedAt: "2026-11-01T10:00:01Z"}
+	connections = []store.Connection{{Name: "main", Engine: "postgres"}, {Name: "warehouse", Engine: "clickhouse"}}
+)
+
+// names is how many tables have different names before they repeat in
+// tiers.
+var names = len(Areas) * len(Entities) * len(Suffixes)
+
+// tableName names table i; see Release. The tier prefix is "" for the
+// first 10,000 tables, then "t1_", "t2_", ...
+func tableName(i int) (tier, area, entity, suffix string) {
+	if t := i / names; t > 0 {
+		tier = fmt.Sprintf("t%d_", t)
+	}
+	i %= names
 	entity = Entities[i%len(Entities)]
 	area = Areas[i/len(Entities)%len(Areas)]
 	suffix = Suffixes[i/(len(Entities)*len(Areas))]
-	return area, entity, suffix
+	return tier, area, entity, suffix
 }
 
 func plural(entity string) string {
@@ -128,8 +147,8 @@ func plural(entity string) string {
 }
 
 func table(rng *rand.Rand, i int) store.Table {
-	area, entity, suffix := tableName(i)
-	base := area + "_" + plural(entity)
+	tier, area, entity, suffix := tableName(i)
+	base := tier + area + "_" + plural(entity)
 	t := store.Table{Name: base + suffix, Connection: "main"}
 	if area == "analytics" || area == "reporting" {
 		t.Connection = "warehouse"
@@ -181,7 +200,7 @@ func table(rng *rand.Rand, i int) store.Table {
 			add(store.Column{Name: col, Type: "string", Nullable: true})
 			t.ForeignKeys = append(t.ForeignKeys, store.ForeignKey{
 				Name: t.Name + "_" + col + "_fkey", Columns: []string{col}, RefConnection: t.Connection,
-				RefTable: area + "_" + plural(owner), RefColumns: []string{"id"}, OnDelete: "restrict",
+				RefTable: tier + area + "_" + plural(owner), RefColumns: []string{"id"}, OnDelete: "restrict",
 			})
 		}
 	} else {
@@ -203,13 +222,13 @@ func table(rng *rand.Rand, i int) store.Table {
 		add(store.Column{Name: col, Type: "string", Nullable: true})
 		t.ForeignKeys = append(t.ForeignKeys, store.ForeignKey{
 			Name: t.Name + "_" + col + "_fkey", Columns: []string{col}, RefConnection: t.Connection,
-			RefTable: area + "_" + plural(other), RefColumns: []string{"id"}, OnDelete: "restrict",
+			RefTable: tier + area + "_" + plural(other), RefColumns: []string{"id"}, OnDelete: "restrict",
 		})
 	}
 	return t
 }
 
-// romanize names an area in a logic name, which is ASCII only (SPEC §5).
+// romanize names an area in a logic name, which is ASCII only.
 func romanize(area string) string {
 	switch area {
 	case "회계":
@@ -224,10 +243,10 @@ var verbs = []string{"get", "list", "create", "update", "archive", "count", "sea
 
 func logic(rng *rand.Rand, i, tables int) store.Logic {
 	t := rng.IntN(max(tables, 1))
-	area, entity, suffix := tableName(t)
+	tier, area, entity, suffix := tableName(t)
 	verb := verbs[i%len(verbs)]
 	name := fmt.Sprintf("%s/%s_%s%s_%d", romanize(area), verb, plural(entity), suffix, i)
-	table := area + "_" + plural(entity) + suffix
+	table := tier + area + "_" + plural(entity) + suffix
 	l := store.Logic{
 		Name:        name,
 		Description: fmt.Sprintf("%s %s%s of the %s area for the admin console", verb, plural(entity), strings.ReplaceAll(suffix, "_", " "), area),

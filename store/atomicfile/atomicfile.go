@@ -1,0 +1,205 @@
+// Package atomicfile is hubsnap's one way to replace a file: the cache's
+// release files and .current pointers, the contexts file and the Hub tokens
+// kept for contexts, and the token file of `hubsnap serve --http` all go
+// through it.
+//
+// A file is never written in place. The new content goes to a temp file in
+// the same folder, named .NAME.part-* (hidden, so never taken for a release
+// file), which is written, fsynced and closed; the temp file is then renamed
+// over NAME and the folder is fsynced, so that the rename itself survives a
+// crash. A reader sees the old file or the new one, never half of either.
+//
+// WriteFile does all of that in one call. The cache needs two phases, so
+// that a release file and the index change together or not at all:
+// WriteTemp prepares the temp file; Replace renames it into place and
+// returns a finish function that keeps the change (finish(true)) or puts the
+// old file back (finish(false)); SyncDir then makes the renames durable.
+// RemoveStale clears the temp files of a process that died.
+//
+// Files are readable and writable by their owner only (0600). Folders are
+// the caller's to create; hubsnap makes its own 0700.
+//
+// The package imports only the standard library, so that cmd, indexer and
+// mcpserver/access can share it without importing each other.
+package atomicfile
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// perm is the mode of every file this package writes.
+const perm = 0o600
+
+// tempMarker is in the name of every temp file, after the leading "." and
+// the name of the file it will replace.
+const tempMarker = ".part-"
+
+// staleAfter is how old a temp file must be before RemoveStale removes it.
+// A live temp file exists for well under a second, so this leaves any
+// concurrent writer alone.
+const staleAfter = time.Hour
+
+// WriteFile replaces the file at path with data: a temp file in the same
+// folder, written, fsynced and closed, renamed over path, then the folder
+// fsynced. The folder must exist.
+func WriteFile(path string, data []byte) error {
+	tmp, err := WriteTemp(path, data)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return SyncDir(filepath.Dir(path))
+}
+
+// CreateTemp creates a new temp file beside path, named as every temp file
+// of this package (.NAME.part-*, mode 0600), for a caller that writes it
+// bit by bit; Replace puts it in place, RemoveStale removes it if its
+// writer died.
+func CreateTemp(path string) (*os.File, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+tempMarker+"*")
+	if err != nil {
+		return nil, err
+	}
+	if err := f.Chmod(perm); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
+	}
+	return f, nil
+}
+
+// WriteTemp writes data to a new temp file beside path (.NAME.part-*, mode
+// 0600), fsyncs and closes it, and returns its name: the first phase of a
+// two-phase replace (see Replace). On error no temp file is left.
+func WriteTemp(path string, data []byte) (tmp string, err error) {
+	f, err := CreateTemp(path)
+	if err != nil {
+		return "", err
+	}
+	tmp = f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return "", err
+	}
+	return tmp, nil
+}
+
+// Replace renames tmp (from WriteTemp) to final, the second phase of a
+// two-phase replace. When final exists, a hard link (or, where links are
+// not possible, a copy) keeps the old file until finish is called:
+// finish(true) drops it, finish(false) puts it back, or removes final when
+// there was none. Replace does not sync the folder; call SyncDir once the
+// renames of a change are done. On error tmp is removed and final is as it
+// was.
+func Replace(tmp, final string) (finish func(ok bool), err error) {
+	backup := ""
+	if _, err := os.Lstat(final); err == nil {
+		backup = filepath.Join(filepath.Dir(final), "."+filepath.Base(final)+tempMarker+"old-"+randomSuffix())
+		if err := os.Link(final, backup); err != nil {
+			if err := copyFile(final, backup); err != nil {
+				os.Remove(tmp)
+				return nil, fmt.Errorf("keep a copy of %s: %w", filepath.Base(final), err)
+			}
+		}
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		if backup != "" {
+			os.Remove(backup)
+		}
+		os.Remove(tmp)
+		return nil, err
+	}
+	return func(ok bool) {
+		switch {
+		case ok && backup != "":
+			os.Remove(backup)
+		case !ok && backup != "":
+			os.Rename(backup, final)
+		case !ok:
+			os.Remove(final)
+		}
+	}, nil
+}
+
+// SyncDir makes the renames in dir durable. Not every system can sync a
+// folder; where it cannot, SyncDir does nothing.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) && !strings.Contains(err.Error(), "invalid argument") {
+		return err
+	}
+	return nil
+}
+
+// RemoveStale removes the temp files in dir that are more than an hour
+// older than now: those of a process that died before it could clean up.
+// Younger ones may belong to a writer at work and are left alone. Errors
+// are ignored; the next call tries again.
+func RemoveStale(dir string, now time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !isTemp(e.Name()) || !e.Type().IsRegular() {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > staleAfter {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// isTemp reports whether name is the name of one of this package's temp
+// files.
+func isTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, tempMarker)
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(dst)
+	}
+	return err
+}
+
+func randomSuffix() string {
+	var b [6]byte
+	rand.Read(b[:]) // never fails (crypto/rand)
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,358 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// What a search makes of its candidates: the hits, how they rank, and
+// the excerpts they show.
+
+// searchTable and searchLogic are what matching needs of a table or logic.
+type searchTable struct {
+	connection, name, comment string
+	nameWords, commentWords   []string
+	columns                   []searchColumn
+}
+
+type searchColumn struct {
+	name, comment           string
+	nameWords, commentWords []string
+}
+
+type searchLogic struct {
+	name, description, sql                  string
+	nameWords, descriptionWords, paramWords []string
+	params                                  []string
+	sqlWords                                []string
+}
+
+// hitKey identifies a table (column -1), a column or a logic.
+type hitKey struct {
+	logic  bool
+	id     int64
+	column int
+}
+
+// rankedHit is a hit with what ranks it.
+type rankedHit struct {
+	Hit
+	step  int // which step found it: where it matched
+	exact int // query words that are whole words of the name
+	words int // words in the name
+}
+
+// candidates runs a search query and returns the ids of the rows it found,
+// in release order, letting scan keep each row's data.
+func (sr *searcher) candidates(ctx context.Context, q *query, args []any, scan func(scanner) (int64, error)) ([]int64, error) {
+	rows, err := sr.tx.query(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		id, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("search: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	return ids, nil
+}
+
+type scanner interface{ Scan(...any) error }
+
+func (sr *searcher) scanTable(row scanner) (int64, error) {
+	var id int64
+	var tb searchTable
+	if err := row.Scan(&id, &tb.connection, &tb.name, &tb.comment); err != nil {
+		return 0, err
+	}
+	if _, ok := sr.tables[id]; !ok {
+		tb.nameWords, tb.commentWords = words(tb.name), words(tb.comment)
+		sr.tables[id] = &tb
+	}
+	return id, nil
+}
+
+func (sr *searcher) scanLogic(row scanner) (int64, error) {
+	var id int64
+	var l searchLogic
+	if err := row.Scan(&id, &l.name, &l.description, &l.sql); err != nil {
+		return 0, err
+	}
+	if _, ok := sr.logics[id]; !ok {
+		// Params and SQL words are read on first use: most searches end
+		// before they are needed.
+		l.nameWords, l.descriptionWords = words(l.name), words(l.description)
+		sr.logics[id] = &l
+	}
+	return id, nil
+}
+
+// table returns table id's data, reading its columns on first use.
+func (sr *searcher) table(ctx context.Context, id int64) (*searchTable, error) {
+	tb := sr.tables[id]
+	if tb.columns != nil {
+		return tb, nil
+	}
+	var namesJSON, commentsJSON []byte
+	if err := sr.tx.row(ctx, qSearchColumns, id).Scan(&namesJSON, &commentsJSON); err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	var names, comments []string
+	if err := json.Unmarshal(namesJSON, &names); err != nil {
+		return nil, fmt.Errorf("search: columns of table %d: %w", id, err)
+	}
+	if err := json.Unmarshal(commentsJSON, &comments); err != nil || len(comments) != len(names) {
+		return nil, fmt.Errorf("search: column comments of table %d: %v", id, err)
+	}
+	tb.columns = make([]searchColumn, len(names))
+	for i, name := range names {
+		tb.columns[i] = searchColumn{name: name, comment: comments[i], nameWords: words(name), commentWords: words(comments[i])}
+	}
+	return tb, nil
+}
+
+func (sr *searcher) tableHit(step int, st step, id int64, tb *searchTable) {
+	key := hitKey{id: id, column: -1}
+	if sr.seen[key] {
+		return
+	}
+	fields := [][]string{tb.nameWords}
+	if st.matched == MatchComment {
+		fields = append(fields, tb.commentWords)
+	}
+	if !covers(sr.terms, fields...) {
+		return
+	}
+	sr.seen[key] = true
+	h := rankedHit{Hit: Hit{Kind: KindTable, Connection: tb.connection, Table: tb.name, Matched: st.matched},
+		step: step, exact: exact(sr.terms, tb.nameWords), words: len(tb.nameWords)}
+	if st.matched == MatchComment {
+		h.Text = excerpt(tb.comment, sr.terms)
+	}
+	sr.hits = append(sr.hits, h)
+}
+
+func (sr *searcher) columnHits(step int, st step, id int64, tb *searchTable) {
+	for pos, c := range tb.columns {
+		key := hitKey{id: id, column: pos}
+		if sr.seen[key] {
+			continue
+		}
+		// The column itself must take part: "users" alone finds the
+		// table, not each of its columns.
+		own := [][]string{c.nameWords}
+		if st.matched == MatchComment {
+			own = append(own, c.commentWords)
+		}
+		if !anyPrefix(sr.terms, own...) || !covers(sr.terms, append(own, tb.nameWords)...) {
+			continue
+		}
+		sr.seen[key] = true
+		h := rankedHit{Hit: Hit{Kind: KindColumn, Connection: tb.connection, Table: tb.name, Column: c.name,
+			Matched: st.matched}, step: step, exact: exact(sr.terms, c.nameWords), words: len(c.nameWords)}
+		if st.matched == MatchComment {
+			h.Text = excerpt(c.comment, sr.terms)
+		}
+		sr.hits = append(sr.hits, h)
+	}
+}
+
+func (sr *searcher) logicHit(ctx context.Context, step int, st step, id int64) error {
+	key := hitKey{logic: true, id: id}
+	if sr.seen[key] {
+		return nil
+	}
+	l := sr.logics[id]
+	fields := [][]string{l.nameWords}
+	if st.matched != MatchName {
+		if l.params == nil {
+			if err := sr.readParams(ctx, id, l); err != nil {
+				return err
+			}
+		}
+		fields = append(fields, l.paramWords)
+	}
+	switch st.matched {
+	case MatchDescription:
+		fields = append(fields, l.descriptionWords)
+	case MatchSQL:
+		if l.sqlWords == nil {
+			l.sqlWords = words(l.sql)
+		}
+		fields = append(fields, l.descriptionWords, l.sqlWords)
+	}
+	if !covers(sr.terms, fields...) {
+		return nil
+	}
+	sr.seen[key] = true
+	h := rankedHit{Hit: Hit{Kind: KindLogic, Logic: l.name, Matched: st.matched},
+		step: step, exact: exact(sr.terms, l.nameWords), words: len(l.nameWords)}
+	switch st.matched {
+	case MatchParam:
+		var names []string
+		for _, p := range l.params {
+			if anyPrefix(sr.terms, words(p)) {
+				names = append(names, p)
+			}
+		}
+		h.Text = strings.Join(names, ", ")
+	case MatchDescription:
+		h.Text = excerpt(l.description, sr.terms)
+	case MatchSQL:
+		h.Text = excerpt(l.sql, sr.terms)
+	}
+	sr.hits = append(sr.hits, h)
+	return nil
+}
+
+func (sr *searcher) readParams(ctx context.Context, id int64, l *searchLogic) error {
+	rows, err := sr.tx.query(ctx, qSearchParams, id)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	defer rows.Close()
+	l.params = []string{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+		l.params = append(l.params, name)
+		l.paramWords = append(l.paramWords, words(name)...)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	return nil
+}
+
+// isPrefix tells whether term matches as a prefix of words, rather than
+// only as a whole word; see minPrefix.
+func isPrefix(term string) bool {
+	if len(term) >= minPrefix {
+		return true
+	}
+	for _, r := range term {
+		if r >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// matches tells whether word matches term; see isPrefix.
+func matches(word, term string) bool {
+	if isPrefix(term) {
+		return strings.HasPrefix(word, term)
+	}
+	return word == term
+}
+
+// covers tells whether every term is a prefix of a word in fields.
+func covers(terms []string, fields ...[]string) bool {
+	for _, t := range terms {
+		if !anyPrefix([]string{t}, fields...) {
+			return false
+		}
+	}
+	return true
+}
+
+// anyPrefix tells whether some term is a prefix of some word in fields.
+func anyPrefix(terms []string, fields ...[]string) bool {
+	for _, f := range fields {
+		for _, w := range f {
+			for _, t := range terms {
+				if matches(w, t) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// exact counts the terms that are whole words of name.
+func exact(terms, name []string) int {
+	n := 0
+	for _, t := range terms {
+		if slices.Contains(name, t) {
+			n++
+		}
+	}
+	return n
+}
+
+// compareHits orders hits best first; see Store.Search.
+func compareHits(a, b rankedHit) int {
+	return cmp.Or(
+		cmp.Compare(a.step, b.step),
+		-cmp.Compare(a.exact, b.exact),
+		cmp.Compare(a.words, b.words),
+		cmp.Compare(slices.Index(Kinds, a.Kind), slices.Index(Kinds, b.Kind)),
+		cmp.Compare(a.Connection, b.Connection),
+		cmp.Compare(a.Table, b.Table),
+		cmp.Compare(a.Column, b.Column),
+		cmp.Compare(a.Logic, b.Logic),
+	)
+}
+
+// excerpt returns text, or about excerptRunes of it around the first word
+// a term matches, cut at spaces, with its white space collapsed.
+func excerpt(text string, terms []string) string {
+	text = strings.Join(strings.Fields(text), " ")
+	rs := []rune(text)
+	if len(rs) <= excerptRunes {
+		return text
+	}
+	at := 0 // the match, in runes
+	for _, sp := range wordSpans(text) {
+		if anyPrefix(terms, []string{sp.word}) {
+			at = utf8.RuneCountInString(text[:sp.start])
+			break
+		}
+	}
+	// A few words before the match, the rest after; near the end, fill
+	// the window backwards.
+	start := min(max(0, at-excerptRunes/4), len(rs)-excerptRunes)
+	end := start + excerptRunes
+	if start > 0 {
+		if i := slices.Index(rs[start:at], ' '); i >= 0 {
+			start += i + 1
+		}
+	}
+	if end < len(rs) {
+		if i := lastIndex(rs[at:end], ' '); i > 0 {
+			end = at + i
+		}
+	}
+	out := string(rs[start:end])
+	if start > 0 {
+		out = "…" + out
+	}
+	if end < len(rs) {
+		out += "…"
+	}
+	return out
+}
+
+func lastIndex(rs []rune, r rune) int {
+	for i := len(rs) - 1; i >= 0; i-- {
+		if rs[i] == r {
+			return i
+		}
+	}
+	return -1
+}

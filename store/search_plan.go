@@ -1,0 +1,367 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// How a search runs: the query's terms, the steps it takes in rank order,
+// and the FTS5 queries of each step, read a page of candidates at a time.
+
+// The columns of the search table, in order (see
+// migrations/0002_search.sql).
+const (
+	colName = iota
+	colCols
+	colComment
+	colNotes
+	colBody
+	numColumns
+)
+
+var columnNames = [numColumns]string{"name", "cols", "comment", "notes", "body"}
+
+// columnBit is search column col of a table's (or a logic's) row as a bit
+// of search_words.columns.
+func columnBit(logics bool, col int) uint16 {
+	if logics {
+		col += numColumns
+	}
+	return 1 << col
+}
+
+// allColumns is every search column.
+var allColumns = []int{colName, colCols, colComment, colNotes, colBody}
+
+// A step looks for the query in some columns of the search index, in the
+// rows of tables or of logics, and turns what it finds into hits matched
+// in one field. Steps run in rank order, so a search can stop once it has
+// more hits than it needs.
+type step struct {
+	columns []int  // every term must be in these
+	own     []int  // and some term in these, when set
+	logics  bool   // logic rows rather than table rows
+	kinds   []Kind // the hits it can make
+	matched string
+}
+
+var steps = []step{
+	{[]int{colName}, nil, false, []Kind{KindTable}, MatchName},
+	{[]int{colName}, nil, true, []Kind{KindLogic}, MatchName},
+	// A column's words include its table's, but one must be its own.
+	{[]int{colName, colCols}, []int{colCols}, false, []Kind{KindColumn}, MatchName},
+	{[]int{colName, colCols}, nil, true, []Kind{KindLogic}, MatchParam},
+	{[]int{colName, colComment}, nil, false, []Kind{KindTable}, MatchComment},
+	{[]int{colName, colCols, colComment, colNotes}, []int{colCols, colNotes}, false, []Kind{KindColumn}, MatchComment},
+	{[]int{colName, colCols, colComment}, nil, true, []Kind{KindLogic}, MatchDescription},
+	{[]int{colName, colCols, colComment, colBody}, nil, true, []Kind{KindLogic}, MatchSQL},
+}
+
+// maxExpansions is how many words of a release a prefix may stand for
+// before the search hands the prefix to FTS5 rather than the words.
+const maxExpansions = 64
+
+// term is a word of the query with the words of the release it matches.
+type term struct {
+	text  string
+	words []string // nil when open
+	bits  []uint16 // the columns each word occurs in (see columnBit)
+	open  bool     // more than maxExpansions words: match text as a prefix
+}
+
+// Search queries, one per kind of row; the column filter and terms are in
+// the MATCH argument.
+var (
+	qSearchTables = readQuery(`SELECT t.id, t.connection, t.name, coalesce(t.comment, '')
+FROM search s JOIN tables t ON t.id = s.rowid
+WHERE search MATCH ? AND s.rowid >= ? AND s.rowid < ? ORDER BY s.rowid LIMIT ?`)
+	qSearchLogics = readQuery(`SELECT l.id, l.name, coalesce(l.description, ''), l.sql
+FROM search s JOIN logics l ON l.id = s.rowid - ?
+WHERE search MATCH ? AND s.rowid >= ? AND s.rowid < ? ORDER BY s.rowid LIMIT ?`)
+	qSearchNames = readQuery(`SELECT row FROM search_names WHERE release = ? AND name = ? ORDER BY row LIMIT ?`)
+	qSearchTable = readQuery(`SELECT id, connection, name, coalesce(comment, '') FROM tables WHERE id = ?`)
+	qSearchLogic = readQuery(`SELECT id, name, coalesce(description, ''), sql FROM logics WHERE id = ?`)
+	qSearchWords = readQuery(`SELECT word, columns FROM search_words WHERE release = ? AND word >= ? AND word < ?
+ORDER BY word LIMIT ?`)
+	// qSearchColumns is a table's column names and comments as two JSON
+	// arrays: two values to read rather than two per column.
+	qSearchColumns = readQuery(`SELECT json_group_array(name ORDER BY position), json_group_array(coalesce(comment, '') ORDER BY position)
+FROM columns WHERE table_id = ?`)
+	qSearchParams = readQuery(`SELECT name FROM logic_params WHERE logic_id = ? ORDER BY position`)
+)
+
+type searcher struct {
+	tx        readTx
+	release   int64
+	terms     []string
+	kinds     map[Kind]bool
+	limit     int
+	phrase    string // the query's words in order, joined by spaces
+	expanded  []term
+	hits      []rankedHit
+	seen      map[hitKey]bool
+	truncated bool
+	tables    map[int64]*searchTable
+	logics    map[int64]*searchLogic
+}
+
+// exactStep is the step of exact-name hits: before every step of steps.
+const exactStep = -1
+
+// exactNames adds the tables and logics whose name is the query's words,
+// in order ("order lines" finds order_lines and OrderLines): the best hits
+// there are, found at once, beyond any candidate budget.
+func (sr *searcher) exactNames(ctx context.Context) error {
+	rows, err := sr.tx.query(ctx, qSearchNames, sr.release, sr.phrase, MaxSearchLimit+1)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	var found []int64
+	for rows.Next() {
+		var row int64
+		if err := rows.Scan(&row); err != nil {
+			rows.Close()
+			return fmt.Errorf("search: %w", err)
+		}
+		found = append(found, row)
+	}
+	if err := rows.Close(); err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	for _, row := range found {
+		if row < sr.first(true) { // a table
+			if !sr.kinds[KindTable] {
+				continue
+			}
+			if _, err := sr.scanTable(sr.tx.row(ctx, qSearchTable, row)); err != nil {
+				return fmt.Errorf("search: %w", err)
+			}
+			sr.tableHit(exactStep, steps[0], row, sr.tables[row])
+			continue
+		}
+		if !sr.kinds[KindLogic] {
+			continue
+		}
+		id := row - logicRows
+		if _, err := sr.scanLogic(sr.tx.row(ctx, qSearchLogic, id)); err != nil {
+			return fmt.Errorf("search: %w", err)
+		}
+		if err := sr.logicHit(ctx, exactStep, steps[1], id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// wants tells whether step st can make hits of a kind the search wants.
+func (sr *searcher) wants(st step) bool {
+	return slices.ContainsFunc(st.kinds, func(k Kind) bool { return sr.kinds[k] })
+}
+
+// better counts the hits found by step i or an earlier one.
+func (sr *searcher) better(i int) int {
+	n := 0
+	for _, h := range sr.hits {
+		if h.step <= i {
+			n++
+		}
+	}
+	return n
+}
+
+// first returns the first rowid of the release's tables or logics.
+func (sr *searcher) first(logics bool) int64 {
+	lo, _ := idRange(sr.release)
+	if logics {
+		return lo + logicRows
+	}
+	return lo
+}
+
+// page returns up to n ids of tables or logics whose search rows match the
+// query in columns, from rowid from on, in release order.
+func (sr *searcher) page(ctx context.Context, logics bool, columns, own []int, from int64, n int) ([]int64, error) {
+	match, ok := sr.match(logics, columns, own)
+	if !ok {
+		return nil, nil
+	}
+	end := sr.first(logics) + logicRows
+	if logics {
+		return sr.candidates(ctx, qSearchLogics, []any{logicRows, match, from, end, n}, sr.scanLogic)
+	}
+	return sr.candidates(ctx, qSearchTables, []any{match, from, end, n}, sr.scanTable)
+}
+
+// expand finds the words of the release each term matches. It returns
+// false when a term matches none: then nothing can match the query.
+func (sr *searcher) expand(ctx context.Context) (bool, error) {
+	sr.expanded = make([]term, len(sr.terms))
+	for i, t := range sr.terms {
+		et := term{text: t}
+		hi := t + "\x00" // just the word itself
+		if isPrefix(t) {
+			hi = t + "\xff" // every word starting with t: no UTF-8 byte is 0xff
+		}
+		rows, err := sr.tx.query(ctx, qSearchWords, sr.release, t, hi, maxExpansions+1)
+		if err != nil {
+			return false, fmt.Errorf("search: %w", err)
+		}
+		for rows.Next() {
+			var w string
+			var bits uint16
+			if err := rows.Scan(&w, &bits); err != nil {
+				rows.Close()
+				return false, fmt.Errorf("search: %w", err)
+			}
+			et.words, et.bits = append(et.words, w), append(et.bits, bits)
+		}
+		if err := rows.Close(); err != nil {
+			return false, fmt.Errorf("search: %w", err)
+		}
+		if len(et.words) == 0 {
+			return false, nil
+		}
+		if len(et.words) > maxExpansions {
+			et.open, et.words, et.bits = true, nil, nil
+		}
+		sr.expanded[i] = et
+	}
+	return true, nil
+}
+
+// match returns the FTS5 query for the terms in columns of tables' or
+// logics' rows: every term, as the words of the release it matches that
+// occur in those columns. It returns false when a term has no such word:
+// then nothing can match there.
+func (sr *searcher) match(logics bool, columns, own []int) (string, bool) {
+	var sb strings.Builder
+	sb.WriteString("(" + columnFilter(columns) + " : (")
+	mask := columnMask(logics, columns)
+	for i, t := range sr.expanded {
+		if i > 0 {
+			sb.WriteString(" AND ") // FTS5 wants it between parentheses
+		}
+		sb.WriteString("(")
+		if !t.write(&sb, mask) {
+			return "", false
+		}
+		sb.WriteString(")")
+	}
+	sb.WriteString("))")
+	if len(own) > 0 {
+		// And some term in own.
+		sb.WriteString(" AND (" + columnFilter(own) + " : (")
+		mask, n := columnMask(logics, own), 0
+		for _, t := range sr.expanded {
+			if n > 0 {
+				sb.WriteString(" OR ")
+			}
+			if t.write(&sb, mask) {
+				n++
+			}
+		}
+		sb.WriteString("))")
+		if n == 0 {
+			return "", false
+		}
+	}
+	return sb.String(), true
+}
+
+// write writes t as an FTS5 query, "a" OR "b", with the words that occur
+// in the columns of mask. It returns false, having written nothing, when
+// there are none.
+func (t term) write(sb *strings.Builder, mask uint16) bool {
+	if t.open {
+		sb.WriteString(quote(t.text) + "*")
+		return true
+	}
+	n := 0
+	for i, w := range t.words {
+		if t.bits[i]&mask == 0 {
+			continue
+		}
+		if n > 0 {
+			sb.WriteString(" OR ")
+		}
+		sb.WriteString(quote(w))
+		n++
+	}
+	return n > 0
+}
+
+// columnFilter is an FTS5 column filter for columns: {name cols}.
+func columnFilter(columns []int) string {
+	names := make([]string, len(columns))
+	for i, c := range columns {
+		names[i] = columnNames[c]
+	}
+	return "{" + strings.Join(names, " ") + "}"
+}
+
+// columnMask is columns as bits of search_words.columns.
+func columnMask(logics bool, columns []int) uint16 {
+	var mask uint16
+	for _, c := range columns {
+		mask |= columnBit(logics, c)
+	}
+	return mask
+}
+
+// quote makes s an FTS5 string: plain text, never an operator.
+func quote(s string) string {
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// run runs step st (number i of steps), a page of candidates at a time,
+// until the search has more hits than its limit or the step has examined
+// searchBudget candidates.
+func (sr *searcher) run(ctx context.Context, i int, st step) error {
+	from := sr.first(st.logics)
+	for examined := 0; ; {
+		if examined >= searchBudget || sr.better(i) > sr.limit {
+			sr.truncated = true
+			return nil
+		}
+		ids, err := sr.page(ctx, st.logics, st.columns, st.own, from, searchPage)
+		if err != nil {
+			return err
+		}
+		if err := sr.hitsIn(ctx, i, st, ids); err != nil {
+			return err
+		}
+		if len(ids) < searchPage {
+			return nil // no more candidates
+		}
+		examined += len(ids)
+		from = ids[len(ids)-1] + 1
+		if st.logics {
+			from += logicRows
+		}
+	}
+}
+
+// hitsIn adds the hits of step st (number i) in tables or logics ids.
+func (sr *searcher) hitsIn(ctx context.Context, i int, st step, ids []int64) error {
+	for _, id := range ids {
+		if st.logics {
+			if err := sr.logicHit(ctx, i, st, id); err != nil {
+				return err
+			}
+			continue
+		}
+		tb, err := sr.table(ctx, id)
+		if err != nil {
+			return err
+		}
+		if sr.kinds[KindTable] && slices.Contains(st.kinds, KindTable) {
+			sr.tableHit(i, st, id, tb)
+		}
+		if sr.kinds[KindColumn] && slices.Contains(st.kinds, KindColumn) {
+			sr.columnHits(i, st, id, tb)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,266 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// WriteOptions say what WriteRelease does besides storing the release.
+type WriteOptions struct {
+	// MakeCurrent makes the release current for its project and
+	// environment.
+	MakeCurrent bool
+	// Hook, when set, runs just before the transaction commits (see Hook).
+	Hook Hook
+}
+
+// ReleaseWriter receives the parts of one release, in any order, inside
+// WriteRelease's transaction. Release must be called once, at any point;
+// tables and logics are written as they come, so a release is never held
+// in memory whole.
+type ReleaseWriter struct {
+	ctx     context.Context // WriteRelease's: the writer lives within that call
+	tx      *sql.Tx
+	release int64 // the new release's row id
+
+	rel         *Release
+	origin      Origin
+	file        FileState
+	connections map[string]bool // named so far: true when declared, false when only used by a table
+	declared    int
+
+	nextTable, nextLogic int64
+
+	pipe                                                                  *pipeline
+	connectionRows, tables, columns, foreignKeys, indexes, logics, params *batch
+	search, names                                                         *batch
+	words                                                                 wordSet
+}
+
+// WriteRelease stores a release in the index in one immediate transaction:
+// fill sends its parts to the ReleaseWriter. A release with the same
+// project and id is replaced (its current pointer follows when the
+// environment is the same). If fill fails, nothing is written and its
+// error is returned.
+func (s *Store) WriteRelease(ctx context.Context, opts WriteOptions, fill func(*ReleaseWriter) error) error {
+	var fillErr error
+	err := s.write(ctx, "store release", opts.Hook, func(tx *sql.Tx) error {
+		w, err := newReleaseWriter(ctx, tx)
+		if err != nil {
+			return err
+		}
+		defer w.close()
+		if fillErr = fill(w); fillErr != nil {
+			if perr := w.pipe.wait(); perr != nil && errors.Is(fillErr, errPipeline) {
+				fillErr = nil
+				return perr // an error of the index, not of fill
+			}
+			return errFill
+		}
+		return w.finish(ctx, opts.MakeCurrent)
+	})
+	if fillErr != nil {
+		return fillErr // as fill returned it: not an error of the index
+	}
+	return err
+}
+
+// errFill rolls back a WriteRelease whose fill failed.
+var errFill = errors.New("fill failed")
+
+// PutRelease stores snap, read from a release file described by file: the
+// whole-snapshot form of WriteRelease.
+func (s *Store) PutRelease(ctx context.Context, snap *Snapshot, file FileState, makeCurrent bool, hook Hook) error {
+	return s.WriteRelease(ctx, WriteOptions{MakeCurrent: makeCurrent, Hook: hook}, func(w *ReleaseWriter) error {
+		w.Release(snap.Release, snap.Origin)
+		w.File(file)
+		for _, c := range snap.Connections {
+			if err := w.Connection(c); err != nil {
+				return err
+			}
+		}
+		for i := range snap.Tables {
+			if err := w.Table(&snap.Tables[i]); err != nil {
+				return err
+			}
+		}
+		for i := range snap.Logics {
+			if err := w.Logic(&snap.Logics[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func newReleaseWriter(ctx context.Context, tx *sql.Tx) (*ReleaseWriter, error) {
+	// Tables and logics come before their release's row, and batches fill
+	// at different rates: rows come before their parents. The writer does
+	// not check foreign keys (see writePragmas); a test does.
+	w := &ReleaseWriter{ctx: ctx, tx: tx, words: wordSet{}, connections: map[string]bool{}, pipe: newPipeline(ctx)}
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM releases`).Scan(&w.release); err != nil {
+		return nil, err
+	}
+	if err := checkReleaseID(w.release); err != nil {
+		return nil, err
+	}
+	lo, _ := idRange(w.release)
+	w.nextTable, w.nextLogic = lo, lo
+	for _, b := range []struct {
+		dst    **batch
+		insert string
+	}{
+		{&w.connectionRows, insertConnection},
+		{&w.tables, insertTable},
+		{&w.columns, insertColumn},
+		{&w.foreignKeys, insertForeignKey},
+		{&w.indexes, insertIndex},
+		{&w.logics, insertLogic},
+		{&w.params, insertParam},
+		{&w.search, insertSearchRow},
+		{&w.names, insertSearchName},
+	} {
+		*b.dst = newBatch(tx, b.insert, w.pipe)
+	}
+	return w, nil
+}
+
+func (w *ReleaseWriter) batches() []*batch {
+	return []*batch{w.connectionRows, w.tables, w.columns, w.foreignKeys, w.indexes, w.logics, w.params,
+		w.search, w.names}
+}
+
+func (w *ReleaseWriter) close() {
+	w.pipe.wait() // no statement may run once the transaction ends
+	for _, b := range w.batches() {
+		b.close()
+	}
+}
+
+// Release names the release and says where it came from.
+func (w *ReleaseWriter) Release(r Release, o Origin) {
+	w.rel, w.origin = &r, o
+}
+
+// File describes the release file the release is read from (or written
+// to), so that later scans of the cache can tell it unchanged.
+func (w *ReleaseWriter) File(f FileState) { w.file = f }
+
+const insertConnection = `INSERT INTO connections (release, name, engine, position) VALUES (?, ?, ?, ?)`
+
+// Connection adds a database connection of the release.
+func (w *ReleaseWriter) Connection(c Connection) error {
+	if w.connections[c.Name] {
+		return fmt.Errorf("connection %q: given twice", c.Name)
+	}
+	w.connections[c.Name] = true
+	if err := w.connectionRows.add(w.ctx, w.release, c.Name, nullString(c.Engine), w.declared); err != nil {
+		return fmt.Errorf("connection %q: %w", c.Name, err)
+	}
+	w.declared++
+	return nil
+}
+
+// Table adds a table of the release. t is not kept.
+func (w *ReleaseWriter) Table(t *Table) error {
+	ctx := w.ctx
+	lo, _ := idRange(w.release)
+	if w.nextTable-lo >= logicRows {
+		return errors.New("too many tables")
+	}
+	id := w.nextTable
+	w.nextTable++
+	if _, ok := w.connections[t.Connection]; !ok {
+		w.connections[t.Connection] = false // used, not (yet) declared
+	}
+	if err := w.writeTable(ctx, id, int(id-lo), t); err != nil {
+		return fmt.Errorf("table %q: %w", t.Name, err)
+	}
+	if err := w.searchTable(ctx, id, t); err != nil {
+		return fmt.Errorf("search row of table %q: %w", t.Name, err)
+	}
+	return nil
+}
+
+// Logic adds a logic of the release. l is not kept.
+func (w *ReleaseWriter) Logic(l *Logic) error {
+	ctx := w.ctx
+	lo, _ := idRange(w.release)
+	if w.nextLogic-lo >= logicRows {
+		return errors.New("too many logics")
+	}
+	id := w.nextLogic
+	w.nextLogic++
+	if err := w.writeLogic(ctx, id, int(id-lo), l); err != nil {
+		return fmt.Errorf("logic %q: %w", l.Name, err)
+	}
+	if err := w.searchLogic(ctx, id, l); err != nil {
+		return fmt.Errorf("search row of logic %q: %w", l.Name, err)
+	}
+	return nil
+}
+
+const insertRelease = `INSERT INTO releases (id, project, release_id, environment, version, created_at, synced_at, source,
+		digest, file_digest, file_size, file_mtime, table_count, logic_count)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+// finish writes what the batches still hold and the release's own row,
+// replacing a release with the same project and id.
+func (w *ReleaseWriter) finish(ctx context.Context, makeCurrent bool) error {
+	if w.rel == nil {
+		return errors.New("the release was never named")
+	}
+	r, o := w.rel, w.origin
+	if o.SyncedAt == "" {
+		o.SyncedAt = time.Now().UTC().Format(time.RFC3339)
+	}
+	// A table may live in a connection the snapshot does not list (main,
+	// most often): the index lists it too, after the others, by name.
+	var used []string
+	for name, declared := range w.connections {
+		if !declared {
+			used = append(used, name)
+		}
+	}
+	slices.Sort(used)
+	for i, name := range used {
+		if err := w.connectionRows.add(ctx, w.release, name, nil, w.declared+i); err != nil {
+			return fmt.Errorf("connection %q: %w", name, err)
+		}
+	}
+	for _, b := range w.batches() {
+		if err := b.flush(ctx); err != nil {
+			return err
+		}
+	}
+	if err := w.pipe.wait(); err != nil {
+		return err
+	}
+	if err := w.writeWords(ctx); err != nil {
+		return err
+	}
+	// The release replaces its namesake. A current pointer of the same
+	// environment moves to it; one of another environment must not follow
+	// a release whose environment changed, and goes with the old release.
+	if _, err := w.tx.ExecContext(ctx, `UPDATE current_releases SET release = ?
+		WHERE environment = ? AND release = (SELECT id FROM releases WHERE project = ? AND release_id = ?)`,
+		w.release, r.Environment, r.Project, r.ID); err != nil {
+		return err
+	}
+	if err := deleteRelease(ctx, w.tx, ReleaseKey{Project: r.Project, ID: r.ID}); err != nil {
+		return err
+	}
+	lo, _ := idRange(w.release)
+	if _, err := w.tx.ExecContext(ctx, insertRelease, w.release, r.Project, r.ID, r.Environment, r.Version, r.CreatedAt,
+		o.SyncedAt, o.Source, o.Digest, w.file.Digest, w.file.Size, w.file.MTime, w.nextTable-lo, w.nextLogic-lo); err != nil {
+		return err
+	}
+	if makeCurrent {
+		return setCurrent(ctx, w.tx, r.Project, r.Environment, w.release)
+	}
+	return nil
+}
