@@ -1,10 +1,12 @@
 package indexer
 
 import (
+	"bytes"
 	"context"
 	"path/filepath"
 	"testing"
 
+	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/storetest"
 )
 
@@ -32,6 +34,29 @@ func BenchmarkDecode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeStream measures the streaming decoder alone on the big
+// release: every table and logic is decoded, checked and handed to a
+// handler that keeps nothing.
+func BenchmarkDecodeStream(b *testing.B) {
+	data := bigDoc(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := DecodeStream(bytes.NewReader(data), discard{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// discard is a Handler that keeps nothing.
+type discard struct{}
+
+func (discard) Release(store.Release) error            { return nil }
+func (discard) Origin(store.Origin) error              { return nil }
+func (discard) Connection(int, store.Connection) error { return nil }
+func (discard) Table(int, *store.Table) error          { return nil }
+func (discard) Logic(int, *store.Logic) error          { return nil }
 
 // BenchmarkImport measures the whole offline path for the big release:
 // decode, write the release file atomically, index it, make it current.

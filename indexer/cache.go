@@ -1,11 +1,7 @@
 package indexer
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,9 +11,10 @@ import (
 	"time"
 
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/atomicfile"
 )
 
-// The cache layout (SPEC §6):
+// The cache layout (docs/design.md, "The cache"):
 //
 //	{cache}/index.db                                  the index, derived
 //	{cache}/releases/{project}/{id}.json              sanitized release files
@@ -57,7 +54,7 @@ func Open(ctx context.Context, dir string, log *slog.Logger) (*Cache, error) {
 	st, err := store.Open(ctx, path)
 	if errors.Is(err, store.ErrCorrupt) {
 		log.Warn("the index is unusable; rebuilding it from the release files", "index", path, "err", err)
-		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		for _, suffix := range []string{"", "-wal", "-shm", "-journal", ".checked"} {
 			if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return nil, fmt.Errorf("remove corrupt index: %w", err)
 			}
@@ -68,6 +65,13 @@ func Open(ctx context.Context, dir string, log *slog.Logger) (*Cache, error) {
 		return nil, err
 	}
 	c := &Cache{dir: abs, store: st, log: log, now: time.Now}
+	if st.ReadOnly() {
+		// A full disk: the index is read as it is; it follows the release
+		// files again once there is space to write.
+		log.Warn("the disk holding the cache is full: the index is read as it is, and changes to the release files are not indexed",
+			"cache", abs)
+		return c, nil
+	}
 	if err := c.Reconcile(ctx); err != nil {
 		st.Close()
 		return nil, err
@@ -153,90 +157,15 @@ func (c *Cache) writeCurrent(project, environment, id string) (func(bool), error
 		return nil, nil
 	}
 	path := c.currentFile(project, environment)
-	finish, err := writeAtomic(path, []byte(id+"\n"))
+	tmp, err := atomicfile.WriteTemp(path, []byte(id+"\n"))
+	var finish func(bool)
+	if err == nil {
+		finish, err = atomicfile.Replace(tmp, path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("write %s: %w", filepath.Base(path), err)
 	}
 	return finish, nil
-}
-
-// put writes snap as a release file and indexes it, in one index
-// transaction; with makeCurrent it also becomes current. On any failure the
-// files are as they were.
-func (c *Cache) put(ctx context.Context, snap *store.Snapshot, makeCurrent bool) error {
-	r := snap.Release
-	data, err := encodeRelease(snap)
-	if err != nil {
-		return err
-	}
-	dir := c.projectDir(r.Project)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create release folder: %w", err)
-	}
-	removeStale(dir, c.now())
-	tmp, err := writeTemp(dir, r.ID+releaseExt, data)
-	if err != nil {
-		return fmt.Errorf("write release %s: %w", r.ID, err)
-	}
-	defer os.Remove(tmp) // fails harmlessly once renamed
-	info, err := os.Stat(tmp)
-	if err != nil {
-		return fmt.Errorf("write release %s: %w", r.ID, err)
-	}
-	file := store.FileState{Digest: digestOf(data), Size: info.Size(), MTime: info.ModTime().UnixNano()}
-
-	hook := func() (func(bool), error) {
-		var finishes []func(bool)
-		finishAll := func(ok bool) {
-			for _, f := range finishes {
-				if f != nil {
-					f(ok)
-				}
-			}
-			syncDir(dir)
-		}
-		f, err := replace(tmp, c.releaseFile(r.Project, r.ID))
-		if err != nil {
-			return nil, fmt.Errorf("write release %s: %w", r.ID, err)
-		}
-		finishes = append(finishes, f)
-		if makeCurrent {
-			f, err := c.writeCurrent(r.Project, r.Environment, r.ID)
-			if err != nil {
-				finishAll(false)
-				return nil, err
-			}
-			finishes = append(finishes, f)
-		}
-		if err := syncDir(dir); err != nil {
-			finishAll(false)
-			return nil, fmt.Errorf("sync release folder: %w", err)
-		}
-		return finishAll, nil
-	}
-	if err := c.store.PutRelease(ctx, snap, file, makeCurrent, hook); err != nil {
-		return err
-	}
-	if err := c.store.Optimize(ctx); err != nil {
-		c.log.Debug("optimize index", "err", err)
-	}
-	return nil
-}
-
-// encodeRelease renders a snapshot as the JSON of a release file.
-func encodeRelease(snap *store.Snapshot) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(newDocument(snap)); err != nil {
-		return nil, fmt.Errorf("encode release %s: %w", snap.Release.ID, err)
-	}
-	return buf.Bytes(), nil
-}
-
-func digestOf(data []byte) string {
-	sum := sha256.Sum256(data)
-	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // splitName returns the stem of a file name with the given extension.

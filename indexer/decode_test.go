@@ -473,9 +473,10 @@ func TestDecodeReportsAllProblems(t *testing.T) {
 		`formatVersion: unsupported version 2; this hubsnap reads version 1`,
 		`release.id: "../../x" is not valid: it must match ` + NamePattern,
 		`release.project: empty`,
+		// One table at a time, in the order of the document.
 		`tables[0].columns[1].name: duplicate "id"`,
-		`tables[1].name: duplicate "users" in connection "main"`,
 		`tables[0].primaryKey[0]: column "uid" is not in table "users"`,
+		`tables[1].name: duplicate "users" in connection "main"`,
 		`logics[0].name: "a//b" has an empty segment (no leading, trailing or double /)`,
 		`logics[0].params[1].name: duplicate "p"`,
 	}
@@ -870,22 +871,35 @@ func TestDecodeWithoutOrigin(t *testing.T) {
 	}
 }
 
-func TestDecodeKeysIgnoreCase(t *testing.T) {
+func TestDecodeKeysMatchExactly(t *testing.T) {
 	t.Parallel()
-	// encoding/json matches keys without regard to case; the top level,
-	// decoded by hand, does the same.
-	data := []byte(`{"FormatVersion":1,"RELEASE":{"ID":"rel_1","project":"shop","Environment":"dev"},` +
-		`"Tables":[{"Name":"users","columns":[{"name":"id"}]}],"LOGICS":[{"name":"l"}]}`)
+	// Keys match the format's names exactly: a case variant is a field the
+	// format does not name, dropped like any other.
+	data := decDoc(t, map[string]string{
+		"Tables": `[{"name":"ghost","columns":[{"name":"id"}]}]`,
+		"tables": `[{"name":"users","COMMENT":"PLANTED_upper","Comment":"PLANTED_title",` +
+			`"columns":[{"name":"id","Type":"PLANTED_type","NULLABLE":false}]}]`,
+		"logics": `[{"name":"l","sql":"SELECT 1","Description":"PLANTED_description","SQL":"PLANTED_sql",` +
+			`"auth":{"Required":true,"ROLES":["PLANTED_role"]}}]`,
+	})
 	snap := decMustDecode(t, data)
-	if got, want := snap.Release.ID, "rel_1"; got != want {
-		t.Errorf("release id = %q, want %q", got, want)
+	want := []store.Table{{Name: "users", Connection: "main", Columns: []store.Column{{Name: "id", Nullable: true}}}}
+	if diff := cmp.Diff(want, snap.Tables); diff != "" {
+		t.Errorf("tables (-want +got):\n%s", diff)
 	}
-	if got, want := len(snap.Tables), 1; got != want {
-		t.Errorf("len(Tables) = %d, want %d", got, want)
+	wantLogics := []store.Logic{{Name: "l", SQL: "SELECT 1"}}
+	if diff := cmp.Diff(wantLogics, snap.Logics); diff != "" {
+		t.Errorf("logics (-want +got):\n%s", diff)
 	}
-	if got, want := len(snap.Logics), 1; got != want {
-		t.Errorf("len(Logics) = %d, want %d", got, want)
+
+	// At the top level too: "FormatVersion" is not "formatVersion".
+	data = []byte(`{"FormatVersion":1,"formatVersion":1,"RELEASE":{"ID":"x"},` +
+		`"release":{"id":"rel_1","project":"shop","environment":"dev","ID":"other"}}`)
+	if got := decMustDecode(t, data).Release.ID; got != "rel_1" {
+		t.Errorf("release id = %q, want rel_1", got)
 	}
+	decWantProblem(t, []byte(`{"FormatVersion":1,"release":{"id":"rel_1","project":"shop","environment":"dev"}}`),
+		"formatVersion: missing (or 0); this hubsnap reads version 1")
 }
 
 func TestDecodeRoundTrip(t *testing.T) {
@@ -1014,10 +1028,16 @@ func FuzzDecode(f *testing.F) {
 		`{"formatVersion":1,"tables":[{"name":"t","columns":[{"name":"c","nullable":"x"}]}]}`,
 		`{"formatVersion":1,"tables":[{`,
 		`{"formatVersion":1,"logics":[{"name":"a//b"}]}`,
+		`{"formatVersion":1,"release":{"id":"r","version":1e20}}`,
+		`{"formatVersion":1,"tables":[{"name":"t","COMMENT":"x","comment":"y","comment":"z"}]}`,
+		"{\"formatVersion\":1,\"tables\":[{\"name\":\"t\\u0000\",\"x\":\"\xff\"}]}",
+		`{"logics":[],"tables":[{"name":"a","foreignKeys":[{"columns":["x"],"references":{"table":"b","columns":["y"]}}]},` +
+			`{"name":"b","columns":[{"name":"z"}]}],"release":{"id":"r","project":"p","environment":"e"},"formatVersion":1}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		decCheckForms(t, data)
 		first, err := Decode(data)
 		if err != nil {
 			serr, ok := errors.AsType[*SnapshotError](err)
@@ -1066,7 +1086,8 @@ func TestDecodeTypeErrorPaths(t *testing.T) {
 		{`{"formatVersion": 1, "tables": [{"name": "a", "foreignKeys": [{"columns": ["a"], "references": {"table": "b", "columns": [1]}}]}]}`,
 			`tables[0].foreignKeys[0].references.columns[0]: want a string, got number`},
 		{"{\"formatVersion\": 1,\n \"release\": {\"id\": \"r\", \"version\": \"x\"}}",
-			`release.version: want an integer, got string (line 2, column 40)`},
+			// The position of the mistyped value's first byte.
+			`release.version: want an integer, got string (line 2, column 36)`},
 		{`{"formatVersion": 1, "release": {"id": "r", "project": "p", "environment": "dev"}, "tables": [{"name": "a", "columns": [{"name": "y"}, {"name": "z", "enum": ["a", {"a": 1}], "default": [1]}]}]}`,
 			`tables[0].columns[1].default: want a string, number or boolean, got an array`},
 		{`{"formatVersion": 1, "release": {"id": "r", "project": "p", "environment": "dev"}, "tables": [{"name": "a", "columns": [{"name": "y"}, {"name": "z", "enum": ["a", {"a": 1}], "default": [1]}]}]}`,

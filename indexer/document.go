@@ -1,16 +1,16 @@
 package indexer
 
 import (
-	"bytes"
 	"encoding/json"
+
+	"github.com/hubsnap/hubsnap/store"
 )
 
-// The snapshot format, version 1, as JSON types. Decoding a document into
-// these types is the sanitizer: only the fields named here exist, so
-// connection URLs, passwords, logic secrets and any field the format does
-// not name are dropped at every level before anything else sees the data.
-// Release files in the cache are written from these types too, so they hold
-// nothing else either.
+// The snapshot format, version 1, as JSON types, for writing release files:
+// only the fields named here exist, so a release file holds nothing else.
+// DecodeStream keeps the same fields, and only them, when it reads a
+// document: connection URLs, passwords, logic secrets and any field the
+// format does not name are dropped at every level.
 
 // document is a whole snapshot.
 type document struct {
@@ -62,8 +62,8 @@ type docColumn struct {
 	// from false.
 	Nullable *bool  `json:"nullable,omitempty"`
 	Comment  string `json:"comment,omitempty"`
-	// Default and Enum may be strings, numbers or booleans; they are kept
-	// raw here and checked by validate, which knows their exact path.
+	// Default and Enum may be strings, numbers or booleans in a document;
+	// a release file writes them as strings.
 	Default json.RawMessage   `json:"default,omitempty"`
 	Enum    []json.RawMessage `json:"enum,omitempty"`
 }
@@ -106,27 +106,6 @@ type docAuth struct {
 	Roles    []string `json:"roles"`
 }
 
-// scalarText returns the text of a JSON string, number or boolean (a
-// number keeps its literal form; null is ""). ok is false for an object or
-// an array: no structure, and nothing hidden in one, gets through.
-func scalarText(raw json.RawMessage) (text string, ok bool) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "", true
-	}
-	switch raw[0] {
-	case '"':
-		var v string
-		err := json.Unmarshal(raw, &v)
-		return v, err == nil
-	case '{', '[':
-		return "", false
-	case 'n':
-		return "", true
-	}
-	return string(raw), true // a number or a boolean, already valid JSON
-}
-
 // scalarJSON is the JSON form of a scalar's text in a release file: always
 // a string.
 func scalarJSON(text string) json.RawMessage {
@@ -137,14 +116,60 @@ func scalarJSON(text string) json.RawMessage {
 	return b
 }
 
-// kindOfRaw names the JSON kind of a raw value, for messages.
-func kindOfRaw(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) > 0 && raw[0] == '[' {
-		return "an array"
-	}
-	return "an object"
-}
-
 // FormatVersion is the snapshot format version this build reads and writes.
 const FormatVersion = 1
+
+// mustJSON encodes a string as JSON.
+func mustJSON(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// docTableOf converts a table to its form in a release file, with every
+// default written out.
+func docTableOf(t *store.Table) docTable {
+	dt := docTable{
+		Name:        t.Name,
+		Connection:  t.Connection,
+		Comment:     t.Comment,
+		Columns:     make([]docColumn, len(t.Columns)),
+		PrimaryKey:  t.PrimaryKey,
+		ForeignKeys: make([]docForeignKey, len(t.ForeignKeys)),
+		Indexes:     make([]docIndex, len(t.Indexes)),
+	}
+	for j, c := range t.Columns {
+		dt.Columns[j] = docColumn{Name: c.Name, Type: c.Type, Nullable: &c.Nullable, Comment: c.Comment,
+			Default: scalarJSON(c.Default)}
+		for _, e := range c.Enum {
+			dt.Columns[j].Enum = append(dt.Columns[j].Enum, json.RawMessage(mustJSON(e)))
+		}
+	}
+	for j, fk := range t.ForeignKeys {
+		dt.ForeignKeys[j] = docForeignKey{
+			Name:    fk.Name,
+			Columns: fk.Columns,
+			References: docReferences{
+				Table: fk.RefTable, Connection: fk.RefConnection, Columns: fk.RefColumns,
+			},
+			OnDelete: fk.OnDelete,
+		}
+	}
+	for j, ix := range t.Indexes {
+		dt.Indexes[j] = docIndex{Name: ix.Name, Columns: ix.Columns, Unique: ix.Unique}
+	}
+	return dt
+}
+
+// docLogicOf converts a logic to its form in a release file.
+func docLogicOf(l *store.Logic) docLogic {
+	dl := docLogic{Name: l.Name, Description: l.Description, SQL: l.SQL,
+		Params: make([]docParam, len(l.Params)),
+		Auth:   &docAuth{Required: l.Auth.Required, Roles: l.Auth.Roles}}
+	if dl.Auth.Roles == nil {
+		dl.Auth.Roles = []string{}
+	}
+	for j, p := range l.Params {
+		dl.Params[j] = docParam{Name: p.Name, Type: p.Type, Required: p.Required}
+	}
+	return dl
+}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -173,3 +174,99 @@ func writeFile(tb testing.TB, path string, data []byte) {
 }
 
 func removeFile(path string) error { return os.Remove(path) }
+
+// answerTable is what the indexer's tests read of a schema_get_table answer.
+type answerTable struct {
+	Name       string `json:"name"`
+	Connection string `json:"connection"`
+	Comment    string `json:"comment"`
+	Columns    []struct {
+		Name string `json:"name"`
+	} `json:"columns"`
+	ForeignKeys []struct {
+		References struct {
+			Table string `json:"table"`
+		} `json:"references"`
+	} `json:"foreignKeys"`
+}
+
+// readTable reads a table of t's current release as schema_get_table
+// answers it.
+func readTable(tb testing.TB, st *store.Store, t store.Target, connection, name string) (*answerTable, error) {
+	tb.Helper()
+	js, err := st.TableJSON(context.Background(), t, connection, name)
+	if err != nil {
+		return nil, err
+	}
+	var out answerTable
+	if err := json.Unmarshal(js, &out); err != nil {
+		tb.Fatalf("table %s.%s: %v in %s", connection, name, err, js)
+	}
+	return &out, nil
+}
+
+// readTableNames lists every table of t's current release, page by page,
+// as connection.name.
+func readTableNames(tb testing.TB, st *store.Store, t store.Target) ([]string, error) {
+	tb.Helper()
+	var names []string
+	cursor := ""
+	for {
+		js, err := st.TablesPage(context.Background(), t, "", store.PageRequest{Cursor: cursor, Limit: 100})
+		if err != nil {
+			return nil, err
+		}
+		var page struct {
+			Tables []struct {
+				Name       string `json:"name"`
+				Connection string `json:"connection"`
+			} `json:"tables"`
+			NextCursor string `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(js, &page); err != nil {
+			tb.Fatalf("tables page: %v in %s", err, js)
+		}
+		for _, r := range page.Tables {
+			names = append(names, r.Connection+"."+r.Name)
+		}
+		if page.NextCursor == "" {
+			return names, nil
+		}
+		cursor = page.NextCursor
+	}
+}
+
+// newDocument converts a snapshot to the JSON form of a release file, with
+// every default written out.
+func newDocument(s *store.Snapshot) *document {
+	o := docOrigin(s.Origin)
+	d := &document{
+		FormatVersion: FormatVersion,
+		Release:       docRelease(s.Release),
+		Origin:        &o,
+		Connections:   make([]docConnection, len(s.Connections)),
+		Tables:        make([]docTable, len(s.Tables)),
+		Logics:        make([]docLogic, len(s.Logics)),
+	}
+	for i, c := range s.Connections {
+		d.Connections[i] = docConnection{Name: c.Name, Engine: c.Engine}
+	}
+	for i := range s.Tables {
+		d.Tables[i] = docTableOf(&s.Tables[i])
+	}
+	for i := range s.Logics {
+		d.Logics[i] = docLogicOf(&s.Logics[i])
+	}
+	return d
+}
+
+// encodeRelease renders a snapshot as the JSON of a release file.
+func encodeRelease(snap *store.Snapshot) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(newDocument(snap)); err != nil {
+		return nil, fmt.Errorf("encode release %s: %w", snap.Release.ID, err)
+	}
+	return buf.Bytes(), nil
+}

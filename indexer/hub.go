@@ -1,11 +1,7 @@
 package indexer
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -32,8 +29,8 @@ const (
 	maxListingSize        = 16 << 20
 )
 
-// Hub is a client of the Hub's release API (SPEC §4). It never logs or
-// returns its token.
+// Hub is a client of the Hub's release API (docs/design.md, "The Hub
+// protocol"). It never logs or returns its token.
 type Hub struct {
 	base  *url.URL
 	token string
@@ -191,49 +188,53 @@ func Pick(list []Listing, project, environment, id string) (Listing, error) {
 // the digest the caller already holds.
 var ErrNotModified = errors.New("snapshot not modified")
 
-// FetchSnapshot downloads the snapshot of release l and verifies that its
-// sha256 equals l.Digest. When have is the digest of a copy the caller
-// already holds, the Hub may answer 304 and FetchSnapshot returns
-// ErrNotModified. Nothing is returned unless it is complete and verified.
-func (h *Hub) FetchSnapshot(ctx context.Context, project string, l Listing, have string) ([]byte, error) {
+// FetchSnapshot downloads the snapshot of release l to a new temp file in
+// dir, hashing it as it comes, and verifies that its sha256 equals
+// l.Digest. It returns the file's path: the caller reads it (as a stream)
+// and removes it. The file is named like hubsnap's other temp files (a dot,
+// then .part-), so the cache watcher ignores it and a stale one is
+// removed. When have is the digest of a copy the caller already holds, the
+// Hub may answer 304 and FetchSnapshot returns ErrNotModified. On any
+// failure no file is left.
+func (h *Hub) FetchSnapshot(ctx context.Context, project string, l Listing, have, dir string) (string, error) {
 	if err := CheckName("project", project); err != nil {
-		return nil, err
+		return "", err
 	}
 	if err := CheckName("release id", l.ID); err != nil {
-		return nil, err
+		return "", err
 	}
 	u := h.endpoint("v1", "projects", project, "releases", l.ID, "snapshot")
 	what := fmt.Sprintf("download release %q", l.ID)
 	for attempt := 0; ; attempt++ {
 		resp, err := h.get(ctx, u, have, what)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
 		if resp.StatusCode == http.StatusNotModified && have != "" {
 			resp.Body.Close()
-			return nil, ErrNotModified
+			return "", ErrNotModified
 		}
 		if err := h.check(resp, what, fmt.Sprintf("release %q of project %q not found on the hub at %s", l.ID, project, h.URL())); err != nil {
 			resp.Body.Close()
-			return nil, err
+			return "", err
 		}
-		body, err := readBody(resp, h.MaxBodySize, h.Progress)
+		path, digest, err := saveBody(resp, dir, l.ID+".download", h.MaxBodySize, h.Progress)
 		resp.Body.Close()
 		var re *readError
 		if errors.As(err, &re) && re.transient && attempt < h.Retries && ctx.Err() == nil {
 			if werr := h.wait(ctx, attempt, 0); werr != nil {
-				return nil, fmt.Errorf("%s: %w", what, err)
+				return "", fmt.Errorf("%s: %w", what, err)
 			}
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
+			return "", fmt.Errorf("%s: %w", what, err)
 		}
-		sum := sha256.Sum256(body)
-		if got := "sha256:" + hex.EncodeToString(sum[:]); got != l.Digest {
-			return nil, fmt.Errorf("%s: digest mismatch: the hub listed %s but the body is %s; nothing was written", what, l.Digest, got)
+		if digest != l.Digest {
+			os.Remove(path)
+			return "", fmt.Errorf("%s: digest mismatch: the hub listed %s but the body is %s; nothing was written", what, l.Digest, digest)
 		}
-		return body, nil
+		return path, nil
 	}
 }
 
@@ -383,78 +384,6 @@ func (h *Hub) ctxError(ctx context.Context, what string) error {
 		return fmt.Errorf("%s: timed out talking to the hub at %s", what, h.URL())
 	}
 	return fmt.Errorf("%s: %w", what, ctx.Err())
-}
-
-// readError is a failure while reading a response body.
-type readError struct {
-	msg       string
-	transient bool // the connection broke: worth another try
-}
-
-func (e *readError) Error() string { return e.msg }
-
-// readBody reads a whole response body, decoding gzip, within limit bytes
-// (after decoding).
-func readBody(resp *http.Response, limit int64, progress func(done, total int64)) ([]byte, error) {
-	if resp.ContentLength > limit {
-		return nil, &readError{msg: fmt.Sprintf("the body is %s, over the %s limit", size(resp.ContentLength), size(limit))}
-	}
-	var r io.Reader = resp.Body
-	total := resp.ContentLength
-	if progress != nil {
-		r = &progressReader{r: r, total: total, fn: progress}
-	}
-	switch enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))); enc {
-	case "", "identity":
-	case "gzip", "x-gzip":
-		zr, err := gzip.NewReader(r)
-		if err != nil {
-			return nil, &readError{msg: fmt.Sprintf("the gzip body is corrupt: %v", err), transient: errors.Is(err, io.ErrUnexpectedEOF)}
-		}
-		defer zr.Close()
-		r = zr
-	default:
-		return nil, &readError{msg: fmt.Sprintf("the hub sent an unsupported Content-Encoding %s", quote(enc))}
-	}
-	var buf bytes.Buffer
-	if total > 0 {
-		buf.Grow(int(total) + 1)
-	}
-	_, err := buf.ReadFrom(io.LimitReader(r, limit+1)) // one byte over tells the limit was passed
-	if int64(buf.Len()) > limit {
-		return nil, &readError{msg: fmt.Sprintf("the body is over the %s limit", size(limit))}
-	}
-	if err != nil {
-		if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) {
-			return nil, &readError{msg: fmt.Sprintf("the gzip body is corrupt: %v", err)}
-		}
-		return nil, &readError{msg: fmt.Sprintf("the body was cut off after %s: %v", size(int64(buf.Len())), err), transient: true}
-	}
-	return buf.Bytes(), nil
-}
-
-type progressReader struct {
-	r           io.Reader
-	done, total int64
-	fn          func(done, total int64)
-}
-
-func (p *progressReader) Read(b []byte) (int, error) {
-	n, err := p.r.Read(b)
-	p.done += int64(n)
-	p.fn(p.done, p.total)
-	return n, err
-}
-
-// size renders a byte count for people.
-func size(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // redact returns rawURL as typed, unless it holds user info: then it

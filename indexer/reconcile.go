@@ -1,10 +1,14 @@
 package indexer
 
 import (
+	"bufio"
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,6 +34,9 @@ func (c *Cache) Reconcile(ctx context.Context) error {
 
 // reconcile is Reconcile, also reporting whether the index changed.
 func (c *Cache) reconcile(ctx context.Context) (changed bool, err error) {
+	if c.store.ReadOnly() {
+		return false, nil // a full disk: nothing can be written (see Open)
+	}
 	known, err := c.store.IndexedFiles(ctx)
 	if err != nil {
 		return false, err
@@ -155,32 +162,49 @@ func (c *Cache) reconcileRelease(ctx context.Context, key store.ReleaseKey, e os
 		c.log.Warn("skipping release file: too large", "file", path, "size", info.Size())
 		return "", skipped, nil
 	}
-	data, err := os.ReadFile(path)
+	// Read as a stream, twice: to hash, then, when it changed, to decode.
+	f, err := os.Open(path)
+	var n int64
+	h := sha256.New()
+	if err == nil {
+		defer f.Close()
+		n, err = io.Copy(h, f)
+	}
 	if err != nil {
 		c.log.Warn("skipping release file: cannot read it", "file", path, "err", err)
 		return "", skipped, nil
 	}
-	file := store.FileState{Digest: digestOf(data), Size: int64(len(data)), MTime: info.ModTime().UnixNano()}
+	file := store.FileState{Digest: "sha256:" + hex.EncodeToString(h.Sum(nil)), Size: n, MTime: info.ModTime().UnixNano()}
 	if indexed && was.Digest == file.Digest {
 		return was.Environment, unchanged, c.store.TouchFile(ctx, key, file)
 	}
-	snap, err := Decode(data)
-	if err == nil && (snap.Release.ID != key.ID || snap.Release.Project != key.Project) {
-		err = fmt.Errorf("it holds release %q of project %q", snap.Release.ID, snap.Release.Project)
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		c.log.Warn("skipping release file: cannot read it", "file", path, "err", err)
+		return "", skipped, nil
 	}
-	if err != nil {
+	c.log.Info("indexing release file", "project", key.Project, "release", key.ID)
+	ri, err := c.ingest(ctx, bufio.NewReaderSize(io.LimitReader(f, n), 64<<10), ingest{
+		// A file put here by hand, not by hubsnap, says nothing of where
+		// it came from.
+		origin: store.Origin{Source: store.SourceImport, Digest: file.Digest,
+			SyncedAt: info.ModTime().UTC().Format(time.RFC3339)},
+		file: file,
+		check: func(r store.Release, _ string) error {
+			if r.ID != key.ID || r.Project != key.Project {
+				return fmt.Errorf("%w: it holds release %q of project %q", errWrongRelease, r.ID, r.Project)
+			}
+			return nil
+		},
+	})
+	_, invalid := errors.AsType[*SnapshotError](err)
+	if invalid || errors.Is(err, errWrongRelease) {
 		c.log.Warn("skipping release file", "file", path, "err", err)
 		return "", skipped, nil
 	}
-	if snap.Origin.Digest == "" { // a file put here by hand, not by hubsnap
-		snap.Origin = store.Origin{Source: store.SourceImport, Digest: file.Digest,
-			SyncedAt: info.ModTime().UTC().Format(time.RFC3339)}
-	}
-	c.log.Info("indexing release file", "project", key.Project, "release", key.ID)
-	if err := c.store.PutRelease(ctx, snap, file, false, nil); err != nil {
+	if err != nil {
 		return "", skipped, err
 	}
-	return snap.Release.Environment, reindexed, nil
+	return ri.Environment, reindexed, nil
 }
 
 // readPointer reads a .current file: one release id on one line.

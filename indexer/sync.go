@@ -1,12 +1,16 @@
 package indexer
 
 import (
+	"bufio"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/hubsnap/hubsnap/store"
@@ -57,15 +61,17 @@ func Sync(ctx context.Context, opts SyncOptions) (Result, error) {
 		return Result{}, err
 	}
 
-	// Only open (and so create) the cache now that the Hub has answered.
+	// Only open (and so create) the cache now that the Hub has answered;
+	// a first sync that fails leaves no cache behind.
 	var c *Cache
 	defer func() {
 		if c != nil {
 			c.Close()
 		}
 	}()
+	existed := Exists(opts.CacheDir)
 	have := ""
-	if Exists(opts.CacheDir) {
+	if existed {
 		if c, err = Open(ctx, opts.CacheDir, opts.Log); err != nil {
 			return Result{}, err
 		}
@@ -83,96 +89,253 @@ func Sync(ctx context.Context, opts SyncOptions) (Result, error) {
 		}
 	}
 
-	body, err := opts.Hub.FetchSnapshot(ctx, opts.Project, pick, have)
+	// The download goes to the folder its release file will be written
+	// to; a sync that fails removes the folders it made.
+	dir, undo, err := makeDirs(filepath.Join(opts.CacheDir, releasesDir, opts.Project))
+	if err != nil {
+		return Result{}, fmt.Errorf("create release folder: %w", err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			if !existed && c != nil {
+				c.Close()
+				c = nil
+				removeNewCache(opts.CacheDir)
+			}
+			undo()
+		}
+	}()
+	path, err := opts.Hub.FetchSnapshot(ctx, opts.Project, pick, have, dir)
 	if errors.Is(err, ErrNotModified) {
 		ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: opts.Project, ID: pick.ID})
 		if err != nil {
 			return Result{}, err
 		}
+		ok = true
 		return c.unchanged(ctx, ri)
 	}
 	if err != nil {
 		return Result{}, err
 	}
-	snap, err := Decode(body)
+	defer os.Remove(path)
+	f, err := os.Open(path)
 	if err != nil {
-		return Result{}, fmt.Errorf("release %q from the hub: %w", pick.ID, err)
+		return Result{}, fmt.Errorf("read the download: %w", err)
 	}
-	r := snap.Release
-	if r.ID != pick.ID || r.Project != opts.Project || r.Environment != opts.Environment {
-		return Result{}, fmt.Errorf("the hub sent release %q of %s/%s when asked for %q of %s/%s; nothing was written",
-			r.ID, r.Project, r.Environment, pick.ID, opts.Project, opts.Environment)
-	}
-	snap.Origin = store.Origin{Source: store.SourceHub, Digest: pick.Digest, SyncedAt: now()}
-
+	defer f.Close()
 	if c == nil {
 		if c, err = Open(ctx, opts.CacheDir, opts.Log); err != nil {
 			return Result{}, err
 		}
 	}
-	return c.add(ctx, snap)
-}
-
-// Import reads a snapshot file (or standard input for "-") into the cache
-// and makes it current for the project and environment it names.
-func Import(ctx context.Context, cacheDir, path string, stdin io.Reader, log *slog.Logger) (Result, error) {
-	data, err := readSnapshotFile(path, stdin)
+	ri, err := c.ingest(ctx, bufio.NewReaderSize(f, 64<<10), ingest{
+		origin:      store.Origin{Source: store.SourceHub, Digest: pick.Digest, SyncedAt: now()},
+		tempDir:     dir,
+		makeCurrent: true,
+		optimize:    true,
+		check: func(r store.Release, _ string) error {
+			if r.ID != pick.ID || r.Project != opts.Project || r.Environment != opts.Environment {
+				return fmt.Errorf("%w: the hub sent release %q of %s/%s when asked for %q of %s/%s; nothing was written",
+					errWrongRelease, r.ID, r.Project, r.Environment, pick.ID, opts.Project, opts.Environment)
+			}
+			return nil
+		},
+	})
+	if _, bad := errors.AsType[*SnapshotError](err); bad {
+		return Result{}, fmt.Errorf("release %q from the hub: %w", pick.ID, err)
+	}
 	if err != nil {
 		return Result{}, err
 	}
-	snap, err := Decode(data)
-	if err != nil {
-		return Result{}, fmt.Errorf("%s: %w", path, err)
+	ok = true
+	return Result{ReleaseInfo: ri}, nil
+}
+
+// errWrongRelease marks a document that holds another release than the
+// one expected.
+var errWrongRelease = errors.New("wrong release")
+
+// removeNewCache removes what opening a new cache folder dir created: the
+// index, the releases folder and dir itself, each only if nothing else is
+// in it.
+func removeNewCache(dir string) {
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal", ".checked"} {
+		os.Remove(filepath.Join(dir, indexFile+suffix))
 	}
-	snap.Origin = store.Origin{Source: store.SourceImport, Digest: digestOf(data), SyncedAt: now()}
+	os.Remove(filepath.Join(dir, releasesDir))
+	os.Remove(dir)
+}
+
+// makeDirs creates the folder dir and its missing parents. undo removes
+// those it created, as long as they are empty.
+func makeDirs(dir string) (string, func(), error) {
+	var made []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil || filepath.Dir(d) == d {
+			break
+		}
+		made = append(made, d)
+	}
+	undo := func() {
+		for _, d := range made { // the deepest first
+			os.Remove(d)
+		}
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		undo()
+		return "", nil, err
+	}
+	return dir, undo, nil
+}
+
+// Import reads a snapshot file (or standard input for "-") into the cache
+// and makes it current for the project and environment it names. The file
+// is read once, as a stream: hashed, decoded and written into the cache in
+// the same pass.
+func Import(ctx context.Context, cacheDir, path string, stdin io.Reader, log *slog.Logger) (Result, error) {
+	r, closeFile, err := openSnapshotFile(path, stdin)
+	if err != nil {
+		return Result{}, err
+	}
+	defer closeFile()
 	c, err := Open(ctx, cacheDir, log)
 	if err != nil {
 		return Result{}, err
 	}
 	defer c.Close()
-	ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: snap.Release.Project, ID: snap.Release.ID})
-	if err == nil && ri.Digest == snap.Origin.Digest && ri.Environment == snap.Release.Environment {
-		return c.unchanged(ctx, ri)
+	// A file the cache holds already (the same bytes) is found by its
+	// digest before it is decoded.
+	if f, ok := r.(*limitedReader).r.(*os.File); ok && path != "-" {
+		digest, err := fileDigest(f)
+		if err != nil {
+			return Result{}, err
+		}
+		if ri, ok, err := c.cachedImport(ctx, digest); err != nil || ok {
+			return Result{ReleaseInfo: ri, Unchanged: ok}, err
+		}
 	}
-	return c.add(ctx, snap)
+	h := sha256.New()
+	br := bufio.NewReaderSize(io.TeeReader(r, h), 64<<10)
+	var cached store.ReleaseInfo
+	ri, err := c.ingest(ctx, br, ingest{
+		origin:      store.Origin{Source: store.SourceImport, SyncedAt: now()},
+		tempDir:     filepath.Join(c.dir, releasesDir),
+		makeCurrent: true,
+		optimize:    true,
+		digest: func() string {
+			io.Copy(io.Discard, br) // nothing is left once decoded: the digest covers it all
+			return "sha256:" + hex.EncodeToString(h.Sum(nil))
+		},
+		check: func(rel store.Release, digest string) error {
+			ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: rel.Project, ID: rel.ID})
+			if err == nil && ri.Digest == digest && ri.Environment == rel.Environment {
+				cached = ri
+				return errUnchanged
+			}
+			return nil
+		},
+	})
+	switch {
+	case errors.Is(err, errUnchanged):
+		return c.unchanged(ctx, cached)
+	case err != nil:
+		if _, ok := errors.AsType[*tooLargeError](err); ok {
+			return Result{}, err
+		}
+		if _, ok := errors.AsType[*SnapshotError](err); ok {
+			return Result{}, fmt.Errorf("%s: %w", path, err)
+		}
+		return Result{}, err
+	}
+	return Result{ReleaseInfo: ri}, nil
 }
 
-func readSnapshotFile(path string, stdin io.Reader) ([]byte, error) {
+// fileDigest hashes the rest of f and puts f back where it was.
+func fileDigest(f *os.File) (string, error) {
+	at, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, io.LimitReader(f, maxImportSize+1)); err != nil {
+		return "", fmt.Errorf("read %s: %w", f.Name(), err)
+	}
+	if _, err := f.Seek(at, io.SeekStart); err != nil {
+		return "", err
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// cachedImport finds a cached release imported from a document with this
+// digest; ok reports whether there is one, which it makes current.
+func (c *Cache) cachedImport(ctx context.Context, digest string) (store.ReleaseInfo, bool, error) {
+	list, err := c.store.Releases(ctx, "")
+	if err != nil {
+		return store.ReleaseInfo{}, false, err
+	}
+	for _, ri := range list {
+		if ri.Digest == digest {
+			res, err := c.unchanged(ctx, ri)
+			return res.ReleaseInfo, err == nil, err
+		}
+	}
+	return store.ReleaseInfo{}, false, nil
+}
+
+// maxImportSize caps a snapshot file, like a download.
+var maxImportSize int64 = DefaultMaxBodySize
+
+// tooLargeError is the error of a snapshot file found over maxImportSize
+// as it is read.
+type tooLargeError struct{ what string }
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("%s: over the %s limit", e.what, size(maxImportSize))
+}
+
+// openSnapshotFile opens the snapshot file at path, or standard input for
+// "-", to be read within maxImportSize.
+func openSnapshotFile(path string, stdin io.Reader) (io.Reader, func(), error) {
 	if path == "-" {
-		data, err := io.ReadAll(io.LimitReader(stdin, DefaultMaxBodySize+1))
-		if err != nil {
-			return nil, fmt.Errorf("read standard input: %w", err)
-		}
-		if len(data) > DefaultMaxBodySize {
-			return nil, fmt.Errorf("standard input: over the %s limit", size(DefaultMaxBodySize))
-		}
-		return data, nil
+		return &limitedReader{r: stdin, n: maxImportSize, err: &tooLargeError{"standard input"}}, func() {}, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err // *PathError names the file
+		return nil, nil, err // *PathError names the file
 	}
-	defer f.Close()
 	info, err := f.Stat()
+	switch {
+	case err != nil:
+	case !info.Mode().IsRegular():
+		err = fmt.Errorf("%s: not a regular file", path)
+	case info.Size() > maxImportSize:
+		err = fmt.Errorf("%s: %s, over the %s limit", path, size(info.Size()), size(maxImportSize))
+	}
 	if err != nil {
-		return nil, err
+		f.Close()
+		return nil, nil, err
 	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", path)
-	}
-	if info.Size() > DefaultMaxBodySize {
-		return nil, fmt.Errorf("%s: %s, over the %s limit", path, size(info.Size()), size(DefaultMaxBodySize))
-	}
-	return io.ReadAll(f)
+	// The file may grow as it is read.
+	return &limitedReader{r: f, n: maxImportSize, err: &tooLargeError{path}}, func() { f.Close() }, nil
 }
 
-// store_ writes snap to the cache, makes it current and describes it.
-func (c *Cache) add(ctx context.Context, snap *store.Snapshot) (Result, error) {
-	if err := c.put(ctx, snap, true); err != nil {
-		return Result{}, err
+// limitedReader reads at most n bytes from r, then fails with err.
+type limitedReader struct {
+	r   io.Reader
+	n   int64
+	err error
+}
+
+func (l *limitedReader) Read(p []byte) (int, error) {
+	if int64(len(p)) > l.n+1 {
+		p = p[:l.n+1] // one byte over tells the limit was passed
 	}
-	ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: snap.Release.Project, ID: snap.Release.ID})
-	return Result{ReleaseInfo: ri}, err
+	n, err := l.r.Read(p)
+	if l.n -= int64(n); l.n < 0 {
+		return 0, l.err
+	}
+	return n, err
 }
 
 // unchanged makes an already cached release current.

@@ -539,18 +539,18 @@ func closedAddr(tb testing.TB) string {
 	return "http://" + addr
 }
 
-func tablesOf(tb testing.TB, dir string) []store.TableRef {
+func tablesOf(tb testing.TB, dir string) []string {
 	tb.Helper()
 	c, err := Open(context.Background(), dir, testLog(tb))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer c.Close()
-	refs, err := c.Store().Tables(context.Background(), store.Target{Project: "shop", Environment: "dev"}, "")
+	names, err := readTableNames(tb, c.Store(), store.Target{Project: "shop", Environment: "dev"})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return refs
+	return names
 }
 
 func TestSyncDoesNotTrustACachedReleaseOfAnotherEnvironment(t *testing.T) {

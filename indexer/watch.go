@@ -19,7 +19,7 @@ type WatchOptions struct {
 	Quiet time.Duration
 	// MaxWait bounds how long a steady trickle of events can delay the
 	// rescan (default 1s). Quiet and MaxWait keep a change visible well
-	// within the 2 seconds SPEC §6 allows.
+	// within the 2 seconds docs/design.md ("The watcher") promises.
 	MaxWait time.Duration
 	// Every is the period of the safety-net rescan, for filesystems that
 	// send no events (NFS, SMB, FUSE); default 30s.

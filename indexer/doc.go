@@ -1,0 +1,54 @@
+// Package indexer fills and keeps hubsnap's local cache: it fetches release
+// snapshots from the Hub, makes them safe, writes them as release files and
+// indexes them into the store, and follows the files while a server runs.
+//
+// # From the Hub to the cache
+//
+// Hub is a client of the Hub's release API (the protocol is in
+// docs/design.md): it lists a project's releases for an environment and
+// downloads one snapshot, verifying its sha256 against the listing, with
+// retries, size limits and gzip handled. Decode turns a snapshot document
+// into a store.Snapshot: strict JSON (exact keys, no duplicates, valid
+// UTF-8), the format's rules and bounds checked with the path of every
+// problem (SnapshotError), and sanitized by construction: only the fields
+// the format names are decoded, so connection URLs, passwords and secrets
+// never get further. Names that become file names (project, environment,
+// release id) must match NamePattern; CheckName says why one does not.
+//
+// Sync and Import are the two ways in: Sync picks the newest release (or
+// the one asked for) and downloads it unless the cache already holds that
+// digest; Import reads a snapshot file offline. Both then write the release
+// and make it current.
+//
+// # The cache
+//
+// Cache is the cache folder (its layout and the index's tables are in
+// docs/index.md):
+//
+//	{cache}/index.db                                  the index, derived
+//	{cache}/releases/{project}/{id}.json              sanitized release files
+//	{cache}/releases/{project}/{environment}.current  the current release id
+//
+// The release files are the truth; the index is derived from them. Release
+// files and .current pointers are replaced through store/atomicfile (a temp
+// file in the same folder, fsync, rename), inside the index transaction
+// that records them: when either fails, both are as they were, and readers
+// never see half a release. Cache.Use makes a cached release current (an offline rollback).
+// Open rebuilds an index that is missing or corrupt, and Reconcile brings
+// one that lags behind the files up to date: new and changed files are
+// indexed, releases whose file went are dropped, .current pointers are
+// mirrored.
+//
+// # Following the files
+//
+// Cache.Watch follows the release folders with fsnotify while a server
+// runs: bursts of events are folded into one Reconcile, so a sync, import
+// or use in another process, or a removed file, shows in the next tool
+// call, within two seconds. A periodic rescan covers filesystems that send
+// no events.
+//
+// The MCP tools that read the index are described in docs/tools.md. Of
+// hubsnap's packages, indexer imports only store and store/atomicfile: it
+// never imports mcpserver, and cmd/hubsnap is its only user. Its subpackage
+// hubtest is a real Hub server for tests and the demo.
+package indexer

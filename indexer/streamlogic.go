@@ -1,0 +1,141 @@
+package indexer
+
+import (
+	"github.com/hubsnap/hubsnap/store"
+)
+
+// logics reads the "logics" array, one logic at a time.
+func (d *decoder) logics() error {
+	d.push("logics")
+	defer d.pop()
+	ok, err := d.beginArray(true)
+	for i := 0; ok && err == nil; i++ {
+		if ok, err = d.elem(); !ok || err != nil {
+			break
+		}
+		if i >= maxTopLevel {
+			if i == maxTopLevel {
+				d.add("", "more than %d logics", maxTopLevel)
+			}
+			err = d.skip()
+			continue
+		}
+		d.pushIndex(i)
+		err = d.logic(i)
+		d.pop()
+	}
+	return err
+}
+
+// logic reads logics[i] into the scratch logic, checks it and hands it to
+// the handler. Its secrets, and every field the format does not name, are
+// dropped unread.
+func (d *decoder) logic(i int) error {
+	l := &d.l
+	*l = store.Logic{Params: l.Params[:0], Auth: store.Auth{Roles: l.Auth.Roles}}
+	roles := l.Auth.Roles
+	l.Auth.Roles = nil
+	d.bad = false
+	ok, err := d.beginObject(false)
+	for ok && err == nil {
+		key, more, merr := d.member()
+		if !more || merr != nil {
+			err = merr
+			break
+		}
+		switch key.String() {
+		case "name": // checkLogicName rules out control characters
+			l.Name, err = d.str("name", maxName, freeText)
+		case "description":
+			l.Description, err = d.str("description", maxComment, freeText)
+		case "sql":
+			l.SQL, err = d.str("sql", maxSQL, freeText)
+		case "params":
+			err = d.params(l)
+		case "auth":
+			d.push("auth")
+			err = d.auth(l, roles)
+			d.pop()
+		default:
+			err = d.skip()
+		}
+	}
+	if err != nil || d.bad {
+		return err
+	}
+	d.checkLogic(l)
+	if d.failed {
+		return nil
+	}
+	v := &d.lv
+	*v = *l
+	v.Params = list(v.Params)
+	return d.call(d.h.Logic(i, v))
+}
+
+func (d *decoder) params(l *store.Logic) error {
+	d.push("params")
+	defer d.pop()
+	ok, err := d.beginArray(false)
+	for j := 0; ok && err == nil; j++ {
+		if ok, err = d.elem(); !ok || err != nil {
+			break
+		}
+		if j >= maxList {
+			if j == maxList {
+				d.invalid("", "more than %d params", maxList)
+			}
+			err = d.skip()
+			continue
+		}
+		var p *store.Param
+		l.Params, p = grow(l.Params)
+		*p = store.Param{}
+		d.pushIndex(j)
+		err = d.param(p)
+		d.pop()
+	}
+	return err
+}
+
+func (d *decoder) param(p *store.Param) error {
+	ok, err := d.beginObject(false)
+	for ok && err == nil {
+		key, more, merr := d.member()
+		if !more || merr != nil {
+			err = merr
+			break
+		}
+		switch key.String() {
+		case "name":
+			p.Name, err = d.str("name", maxName, commonName)
+		case "type":
+			p.Type, err = d.str("type", maxName, commonName)
+		case "required":
+			p.Required, _, err = d.boolean("required")
+		default:
+			err = d.skip()
+		}
+	}
+	return err
+}
+
+func (d *decoder) auth(l *store.Logic, roles []string) error {
+	ok, err := d.beginObject(false)
+	for ok && err == nil {
+		key, more, merr := d.member()
+		if !more || merr != nil {
+			err = merr
+			break
+		}
+		switch key.String() {
+		case "required":
+			l.Auth.Required, _, err = d.boolean("required")
+		case "roles":
+			l.Auth.Roles, err = d.names("roles", roles, maxList, "roles")
+		default:
+			err = d.skip()
+		}
+	}
+	return err
+}

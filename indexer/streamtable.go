@@ -1,0 +1,315 @@
+package indexer
+
+import (
+	"github.com/hubsnap/hubsnap/store"
+)
+
+// tables reads the "tables" array, one table at a time.
+func (d *decoder) tables() error {
+	d.push("tables")
+	defer d.pop()
+	ok, err := d.beginArray(true)
+	for i := 0; ok && err == nil; i++ {
+		if ok, err = d.elem(); !ok || err != nil {
+			break
+		}
+		if i >= maxTopLevel {
+			if i == maxTopLevel {
+				d.add("", "more than %d tables", maxTopLevel)
+			}
+			err = d.skip()
+			continue
+		}
+		d.pushIndex(i)
+		err = d.table(i)
+		d.pop()
+	}
+	return err
+}
+
+// table reads tables[i] into the scratch table, checks it and hands it to
+// the handler.
+func (d *decoder) table(i int) error {
+	t := &d.t
+	*t = store.Table{
+		Columns:     t.Columns[:0],
+		PrimaryKey:  t.PrimaryKey[:0],
+		ForeignKeys: t.ForeignKeys[:0],
+		Indexes:     t.Indexes[:0],
+	}
+	d.bad = false
+	ok, err := d.beginObject(false)
+	for ok && err == nil {
+		key, more, merr := d.member()
+		if !more || merr != nil {
+			err = merr
+			break
+		}
+		switch key.String() {
+		case "name":
+			t.Name, err = d.str("name", maxName, uniqueName)
+		case "connection":
+			t.Connection, err = d.str("connection", maxName, commonName)
+		case "comment":
+			t.Comment, err = d.str("comment", maxComment, freeText)
+		case "columns":
+			err = d.columns(t)
+		case "primaryKey":
+			t.PrimaryKey, err = d.names("primaryKey", t.PrimaryKey, maxColumns, "columns")
+		case "foreignKeys":
+			err = d.foreignKeys(t)
+		case "indexes":
+			err = d.indexes(t)
+		default: // not in the format: dropped
+			err = d.skip()
+		}
+	}
+	if err != nil || d.bad {
+		return err
+	}
+	if t.Connection == "" {
+		t.Connection = store.DefaultConnection
+	}
+	for j := range t.ForeignKeys {
+		if t.ForeignKeys[j].RefConnection == "" {
+			t.ForeignKeys[j].RefConnection = t.Connection
+		}
+	}
+	d.checkTable(i, t)
+	if d.failed {
+		return nil
+	}
+	v := &d.tv
+	*v = *t
+	v.Columns, v.PrimaryKey, v.ForeignKeys, v.Indexes = list(v.Columns), list(v.PrimaryKey), list(v.ForeignKeys), list(v.Indexes)
+	return d.call(d.h.Table(i, v))
+}
+
+func (d *decoder) columns(t *store.Table) error {
+	d.push("columns")
+	defer d.pop()
+	ok, err := d.beginArray(false)
+	for j := 0; ok && err == nil; j++ {
+		if ok, err = d.elem(); !ok || err != nil {
+			break
+		}
+		if j >= maxColumns {
+			if j == maxColumns {
+				d.invalid("", "more than %d columns", maxColumns)
+			}
+			err = d.skip()
+			continue
+		}
+		var c *store.Column
+		t.Columns, c = grow(t.Columns)
+		*c = store.Column{Nullable: true, Enum: c.Enum[:0]} // a missing nullable means nullable, as in SQL
+		d.pushIndex(j)
+		err = d.column(c)
+		d.pop()
+	}
+	return err
+}
+
+func (d *decoder) column(c *store.Column) error {
+	ok, err := d.beginObject(false)
+	for ok && err == nil {
+		key, more, merr := d.member()
+		if !more || merr != nil {
+			err = merr
+			break
+		}
+		switch key.String() {
+		case "name":
+			c.Name, err = d.str("name", maxName, commonName)
+		case "type":
+			c.Type, err = d.str("type", maxName, commonName)
+		case "nullable":
+			var v, set bool
+			if v, set, err = d.boolean("nullable"); set {
+				c.Nullable = v
+			}
+		case "comment":
+			c.Comment, err = d.str("comment", maxComment, freeText)
+		case "default":
+			d.push("default")
+			c.Default, err = d.scalar(maxDefault, freeText)
+			d.pop()
+		case "enum":
+			err = d.enum(c)
+		default:
+			err = d.skip()
+		}
+	}
+	if len(c.Enum) == 0 {
+		c.Enum = nil
+	}
+	return err
+}
+
+func (d *decoder) enum(c *store.Column) error {
+	d.push("enum")
+	defer d.pop()
+	c.Enum = c.Enum[:0]
+	ok, err := d.beginArray(false)
+	for m := 0; ok && err == nil; m++ {
+		if ok, err = d.elem(); !ok || err != nil {
+			break
+		}
+		if m >= maxEnum {
+			if m == maxEnum {
+				d.invalid("", "more than %d values", maxEnum)
+			}
+			err = d.skip()
+			continue
+		}
+		var s string
+		d.pushIndex(m)
+		s, err = d.scalar(maxName, commonName)
+		d.pop()
+		c.Enum = append(c.Enum, s)
+	}
+	return err
+}
+
+func (d *decoder) foreignKeys(t *store.Table) error {
+	d.push("foreignKeys")
+	defer d.pop()
+	ok, err := d.beginArray(false)
+	for j := 0; ok && err == nil; j++ {
+		if ok, err = d.elem(); !ok || err != nil {
+			break
+		}
+		if j >= maxList {
+			if j == maxList {
+				d.invalid("", "more than %d foreign keys", maxList)
+			}
+			err = d.skip()
+			continue
+		}
+		var fk *store.ForeignKey
+		t.ForeignKeys, fk = grow(t.ForeignKeys)
+		*fk = store.ForeignKey{Columns: fk.Columns, RefColumns: fk.RefColumns}
+		d.pushIndex(j)
+		err = d.foreignKey(fk)
+		d.pop()
+	}
+	return err
+}
+
+func (d *decoder) foreignKey(fk *store.ForeignKey) error {
+	cols, refCols := fk.Columns, fk.RefColumns // storage to reuse
+	fk.Columns, fk.RefColumns = nil, nil
+	ok, err := d.beginObject(false)
+	for ok && err == nil {
+		key, more, merr := d.member()
+		if !more || merr != nil {
+			err = merr
+			break
+		}
+		switch key.String() {
+		case "name":
+			fk.Name, err = d.str("name", maxName, uniqueName)
+		case "columns":
+			fk.Columns, err = d.names("columns", cols, maxList, "columns")
+		case "references":
+			d.push("references")
+			err = d.references(fk, refCols)
+			d.pop()
+		case "onDelete":
+			fk.OnDelete, err = d.str("onDelete", maxName, commonName)
+		default:
+			err = d.skip()
+		}
+	}
+	return err
+}
+
+func (d *decoder) references(fk *store.ForeignKey, refCols []string) error {
+	ok, err := d.beginObject(false)
+	for ok && err == nil {
+		key, more, merr := d.member()
+		if !more || merr != nil {
+			err = merr
+			break
+		}
+		switch key.String() {
+		case "table":
+			fk.RefTable, err = d.str("table", maxName, commonName)
+		case "connection":
+			fk.RefConnection, err = d.str("connection", maxName, commonName)
+		case "columns":
+			fk.RefColumns, err = d.names("columns", refCols, maxList, "columns")
+		default:
+			err = d.skip()
+		}
+	}
+	return err
+}
+
+func (d *decoder) indexes(t *store.Table) error {
+	d.push("indexes")
+	defer d.pop()
+	ok, err := d.beginArray(false)
+	for j := 0; ok && err == nil; j++ {
+		if ok, err = d.elem(); !ok || err != nil {
+			break
+		}
+		if j >= maxList {
+			if j == maxList {
+				d.invalid("", "more than %d indexes", maxList)
+			}
+			err = d.skip()
+			continue
+		}
+		var ix *store.Index
+		t.Indexes, ix = grow(t.Indexes)
+		cols := ix.Columns
+		*ix = store.Index{}
+		d.pushIndex(j)
+		err = d.index(ix, cols)
+		d.pop()
+	}
+	return err
+}
+
+func (d *decoder) index(ix *store.Index, cols []string) error {
+	ok, err := d.beginObject(false)
+	for ok && err == nil {
+		key, more, merr := d.member()
+		if !more || merr != nil {
+			err = merr
+			break
+		}
+		switch key.String() {
+		case "name":
+			ix.Name, err = d.str("name", maxName, uniqueName)
+		case "columns":
+			ix.Columns, err = d.names("columns", cols, maxList, "columns")
+		case "unique":
+			ix.Unique, _, err = d.boolean("unique")
+		default:
+			err = d.skip()
+		}
+	}
+	return err
+}
+
+// grow extends s by one element, reusing a previous element's storage, and
+// returns it with a pointer to the new element.
+func grow[T any](s []T) ([]T, *T) {
+	if len(s) < cap(s) {
+		s = s[:len(s)+1]
+	} else {
+		var zero T
+		s = append(s, zero)
+	}
+	return s, &s[len(s)-1]
+}
+
+// list returns s, or nil when it is empty.
+func list[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
