@@ -29,7 +29,7 @@ func BenchmarkGetTableTool(b *testing.B) {
 	}
 }
 
-// BenchmarkWatchLatency measures what SPEC §6 promises within 2 s: the time
+// BenchmarkWatchLatency measures what docs/design.md promises within 2 s: the time
 // from a release file renamed into place (with its .current pointer) to
 // the first release_info answer that reflects it, with the watcher at its
 // defaults (250 ms quiet period), for a small and a 2,000-table release.

@@ -54,6 +54,16 @@ var goldenCalls = []struct {
 	{"schema_search_query_syntax", "schema_search", map[string]any{"query": `" OR * NEAR(`}},
 	{"schema_search_unknown_kind", "schema_search", map[string]any{"query": "user", "kinds": []string{"view"}}},
 	{"schema_search_empty_query", "schema_search", map[string]any{"query": " "}},
+	{"schema_join_path_posts_items", "schema_join_path", map[string]any{"from": "posts", "to": "items"}},
+	{"schema_join_path_qualified", "schema_join_path", map[string]any{"from": "order_lines", "to": "main.users"}},
+	{"schema_join_path_ambiguous", "schema_join_path", map[string]any{"from": "users", "to": "posts"}},
+	{"schema_join_path_not_found", "schema_join_path", map[string]any{"from": "posts", "to": "invoices"}},
+	{"schema_join_path_across_connections", "schema_join_path", map[string]any{"from": "analytics.users", "to": "main.users"}},
+	{"schema_join_path_max_hops", "schema_join_path", map[string]any{"from": "posts", "to": "items", "maxHops": 2}},
+	{"schema_join_path_invalid_max_hops", "schema_join_path", map[string]any{"from": "posts", "to": "items", "maxHops": 7}},
+	{"schema_diff_no_earlier_release", "schema_diff", map[string]any{}},
+	{"schema_diff_same_release", "schema_diff", map[string]any{"from": "rel_42"}},
+	{"schema_diff_not_cached", "schema_diff", map[string]any{"from": "rel_9"}},
 }
 
 // transcript is one golden file: the request and the whole result.
@@ -162,6 +172,9 @@ func TestGoldenFilesAreAllUsed(t *testing.T) {
 	}
 	used := map[string]bool{"tools_list.json": true, "initialize.json": true, "tool_descriptions.md": true}
 	for _, g := range goldenCalls {
+		used[g.file+".json"] = true
+	}
+	for _, g := range demoGoldenCalls {
 		used[g.file+".json"] = true
 	}
 	entries, err := os.ReadDir(goldenDir)

@@ -98,7 +98,7 @@ func connect(tb testing.TB, srv *Server) *mcp.ClientSession {
 	tb.Helper()
 	ctx := context.Background()
 	ct, stt := mcp.NewInMemoryTransports()
-	ss, err := srv.Connect(ctx, stt, nil)
+	ss, err := srv.mcp.Connect(ctx, stt, nil)
 	if err != nil {
 		tb.Fatalf("server Connect: %v", err)
 	}
@@ -215,7 +215,7 @@ type errorDoc struct {
 	} `json:"error"`
 }
 
-// failed checks that res is an isError result with exactly the SPEC §9
+// failed checks that res is an isError result with exactly the docs/tools.md
 // document as its text, and returns its code and message.
 func failed(tb testing.TB, res *mcp.CallToolResult) (code, message string) {
 	tb.Helper()
@@ -265,8 +265,8 @@ func jsonEqual(tb testing.TB, a, b []byte) bool {
 }
 
 // toolNames are the tools hubsnap serves.
-var toolNames = []string{"logic_get", "logic_list", "release_info", "schema_get_table", "schema_list_tables",
-	"schema_search"}
+var toolNames = []string{"logic_get", "logic_list", "release_info", "schema_diff", "schema_get_table",
+	"schema_join_path", "schema_list_tables", "schema_search"}
 
 // everyToolCall is one typical call of every tool, used where every tool
 // must behave alike (no release, secrets).
@@ -280,4 +280,6 @@ var everyToolCall = []struct {
 	{"logic_get", map[string]any{"name": "purchase_item"}},
 	{"release_info", map[string]any{}},
 	{"schema_search", map[string]any{"query": "user"}},
+	{"schema_join_path", map[string]any{"from": "posts", "to": "items"}},
+	{"schema_diff", map[string]any{"from": "rel_42"}},
 }

@@ -151,7 +151,7 @@ func TestNullArgumentsForToolsWithoutRequiredFields(t *testing.T) {
 	}
 }
 
-// An unknown tool is a JSON-RPC error, -32602 (SPEC §9).
+// An unknown tool is a JSON-RPC error, -32602 (docs/tools.md).
 func TestUnknownToolIsInvalidParams(t *testing.T) {
 	cs := shopSession(t)
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "schema_drop_table", Arguments: map[string]any{}})

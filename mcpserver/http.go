@@ -3,26 +3,32 @@ package mcpserver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
 	"github.com/hubsnap/hubsnap/mcpserver/access"
+	"github.com/hubsnap/hubsnap/mcpserver/oauth"
 )
 
 // Defaults of HTTPOptions.
 const (
-	DefaultSessionTimeout = 30 * time.Minute
+	// DefaultSessionTimeout is long: a session costs little, an editor
+	// left open overnight should find its session the next morning, and
+	// most clients do not open a new one when theirs is gone. A client
+	// that holds its GET stream keeps its session in use anyway.
+	DefaultSessionTimeout = 24 * time.Hour
 	DefaultMaxBodyBytes   = 1 << 20
 	DefaultMaxSessions    = 1000
+	// DefaultBodyTimeout bounds the reading of a request body: 1 MiB
+	// (DefaultMaxBodyBytes) in 30 s is 35 KB/s.
+	DefaultBodyTimeout = 30 * time.Second
 	// shutdownGrace bounds how long ServeStreamable waits, once asked to
 	// stop, for requests in flight.
 	shutdownGrace = 5 * time.Second
@@ -32,25 +38,48 @@ const (
 const (
 	mcpPath = "/mcp"
 	// metadataPath is where RFC 9728 puts the protected-resource metadata
-	// of the resource /mcp.
+	// of the resource /mcp (served with OAuth only).
 	metadataPath = "/.well-known/oauth-protected-resource" + mcpPath
 )
 
 // HTTPOptions configure the Streamable HTTP server.
+//
+// Access is controlled one way or the other (docs/team.md): issued tokens
+// (Tokens) or OAuth 2.1 access tokens (OAuth). Setting both is a
+// programming error and makes HTTPHandler panic.
 type HTTPOptions struct {
 	// Tokens are the tokens that may call. Once any was issued (see
 	// access.Keeper.Issued), every request needs one. Before that (or with
-	// a nil Keeper), only requests that arrive on a loopback address are
-	// served, without auth.
+	// a nil Keeper and no OAuth), only requests that arrive on a loopback
+	// address are served, without auth.
 	Tokens *access.Keeper
-	// SessionTimeout closes a session after this long without a request;
+	// OAuth, when set, makes the server an OAuth 2.1 resource server: every
+	// request needs an access token that OAuth verifies (401 otherwise),
+	// and a request outside the token's scopes is answered 403 with the
+	// insufficient_scope challenge (step-up).
+	OAuth *oauth.Verifier
+	// Stateless serves every request on its own, without sessions (go-sdk's
+	// stateless Streamable HTTP): replicas need no sticky sessions, and
+	// nothing is sent to a client but answers to its requests and, for
+	// protocol 2026-07-28, what its subscriptions/listen streams asked for.
+	// When false, clients with sessions (protocol up to 2025-11-25) and
+	// session-less 2026-07-28 clients are both served (see isModern).
+	Stateless bool
+	// SessionTimeout closes a session once it has been idle this long:
+	// no request in flight and no GET stream open (http_sessions.go);
 	// DefaultSessionTimeout when zero.
 	SessionTimeout time.Duration
 	// MaxBodyBytes limits a request body (413 beyond); DefaultMaxBodyBytes
 	// when zero.
 	MaxBodyBytes int64
-	// MaxSessions limits the sessions open at once (503 for a new one
-	// beyond); DefaultMaxSessions when zero.
+	// BodyTimeout bounds the time to read a request body, from when its
+	// request was let in (408 beyond); DefaultBodyTimeout when zero. A
+	// request without valid credentials is refused before its body is
+	// read.
+	BodyTimeout time.Duration
+	// MaxSessions limits the sessions open at once, exactly; at the limit
+	// a new session evicts one by fair share (http_sessions.go).
+	// DefaultMaxSessions when zero.
 	MaxSessions int
 	// Log receives one line per request (at Info), never a token.
 	Log *slog.Logger
@@ -63,6 +92,9 @@ func (o *HTTPOptions) defaults() {
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = DefaultMaxBodyBytes
 	}
+	if o.BodyTimeout <= 0 {
+		o.BodyTimeout = DefaultBodyTimeout
+	}
 	if o.MaxSessions <= 0 {
 		o.MaxSessions = DefaultMaxSessions
 	}
@@ -71,130 +103,138 @@ func (o *HTTPOptions) defaults() {
 	}
 }
 
-// HTTPHandler returns the Streamable HTTP handler: MCP at /mcp (sessions
-// through Mcp-Session-Id, DNS-rebinding protection on, a body limit), the
-// RFC 9728 metadata of /mcp, and a request log line for each.
+// HTTPHandler returns the Streamable HTTP handler: MCP at /mcp (DNS-rebinding
+// protection on, a body limit, access as opts say), with OAuth the RFC 9728
+// metadata of /mcp, and a request log line for each.
+//
+// Both eras of the protocol are served at /mcp: a client with a session
+// (Mcp-Session-Id, protocol 2025-11-25 and older) by go-sdk's stateful
+// handler, a session-less 2026-07-28 request by its stateless one. With
+// opts.Stateless, every request goes to the stateless handler.
 func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 	opts.defaults()
-	streamable := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.Server },
-		&mcp.StreamableHTTPOptions{
-			SessionTimeout:      opts.SessionTimeout,
+	if opts.OAuth != nil && opts.Tokens != nil {
+		panic("mcpserver: HTTPOptions.OAuth and HTTPOptions.Tokens are exclusive")
+	}
+	getServer := func(*http.Request) *mcp.Server { return s.mcp }
+	// DNS-rebinding protection stays on (go-sdk's default): a request that
+	// reaches a loopback address with another Host gets 403.
+	crossOrigin := http.NewCrossOriginProtection()
+	h := &httpHandler{server: s, opts: opts, sessions: newSessionTable(opts, s.dropSubscriptions)}
+	h.stateless = crossOrigin.Handler(mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
+		Stateless:           true,
+		MaxRequestBodyBytes: opts.MaxBodyBytes,
+		Logger:              s.log,
+		// A 2026-07-28 request is the whole exchange: once its client is
+		// gone, stop working on it.
+		PropagateRequestCancellation: true,
+	}))
+	if !opts.Stateless {
+		// No SessionTimeout: go-sdk's counts POSTs only; the session table
+		// closes idle sessions (http_sessions.go).
+		h.stateful = crossOrigin.Handler(mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 			MaxRequestBodyBytes: opts.MaxBodyBytes,
 			Logger:              s.log,
-			// DNS-rebinding protection stays on (go-sdk's default): a request
-			// that reaches a loopback address with another Host gets 403.
-		})
-	h := &httpHandler{server: s, opts: opts, mcp: http.NewCrossOriginProtection().Handler(streamable)}
+		}))
+	}
 	mux := http.NewServeMux()
 	mux.Handle(mcpPath, h)
-	mux.HandleFunc(metadataPath, s.logged(opts, serveMetadata))
-	mux.HandleFunc("/", s.logged(opts, func(w http.ResponseWriter, _ *http.Request) {
+	// The protected-resource metadata sends a client to the authorization
+	// server it names: with OAuth only. Issued tokens come from `hubsnap
+	// token create`, not from an OAuth flow, and a document naming no
+	// authorization server sends clients into a flow that cannot work.
+	if opts.OAuth != nil {
+		// At the path RFC 9728 derives from the resource identifier, and at
+		// /mcp's own (a proxy may serve /mcp under another path).
+		meta := s.logged(opts, opts.OAuth.MetadataHandler().ServeHTTP)
+		mux.Handle(opts.OAuth.MetadataPath(), meta)
+		if opts.OAuth.MetadataPath() != metadataPath {
+			mux.Handle(metadataPath, meta)
+		}
+	}
+	mux.HandleFunc("/", s.logged(opts, func(w http.ResponseWriter, r *http.Request) {
+		if opts.OAuth == nil && isOAuthPath(r.URL.Path) {
+			noOAuth(w) // a client that tries OAuth anyway is told where tokens come from
+			return
+		}
 		http.Error(w, "not found: hubsnap serves MCP at "+mcpPath, http.StatusNotFound)
 	}))
 	return mux
 }
 
-// httpHandler guards /mcp: tokens, the session cap, the body limit.
-type httpHandler struct {
-	server *Server
-	opts   HTTPOptions
-	mcp    http.Handler
-
-	fileErr atomic.Pointer[string] // the token file error logged last
+// isOAuthPath reports whether a client asks for OAuth at path: discovery
+// (RFC 9728, RFC 8414, OpenID) or the endpoints a client falls back to
+// without it (dynamic client registration, authorization, token).
+func isOAuthPath(path string) bool {
+	for _, p := range []string{"/.well-known/oauth-", "/.well-known/openid-configuration", "/register", "/authorize", "/token"} {
+		if strings.HasPrefix(path, p) || strings.HasPrefix(path, mcpPath+p) {
+			return true
+		}
+	}
+	return false
 }
 
-// tokenFileError logs why the token file cannot be read, once per distinct
-// reason rather than once per refused request.
-func (h *httpHandler) tokenFileError(err error) {
-	msg := err.Error()
-	if last := h.fileErr.Swap(&msg); last == nil || *last != msg {
-		h.server.log.Error("the token file cannot be read; every request is refused until it can", "err", err)
-	}
+// httpHandler guards /mcp (http_access.go) and hands each request to the
+// stateful or the stateless MCP handler (serveMCP).
+type httpHandler struct {
+	server              *Server
+	opts                HTTPOptions
+	stateful, stateless http.Handler  // stateful is nil with opts.Stateless
+	sessions            *sessionTable // the stateful handler's sessions
+
+	fileErr atomic.Pointer[string] // the token file error logged last
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rec, w := h.server.beginRequest(w, r)
 	defer h.server.endRequest(h.opts.Log, rec)
-
-	issued := false
-	if h.opts.Tokens != nil {
-		var err error
-		if issued, err = h.opts.Tokens.Issued(); err != nil {
-			h.tokenFileError(err)
-			http.Error(w, "the server cannot read its token file; see its log", http.StatusServiceUnavailable)
-			return
-		}
-		if h.fileErr.Load() != nil {
-			h.fileErr.Store(nil) // readable again: log the next failure
-		}
-	}
-	// What passes the token check (if any): the body limit, the session cap,
-	// then MCP.
-	guarded := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			if !rec.peek(w, r, h.opts.MaxBodyBytes) {
-				return
-			}
-			if r.Header.Get("Mcp-Session-Id") == "" && h.server.sessionCount() >= h.opts.MaxSessions {
-				w.Header().Set("Retry-After", "10")
-				http.Error(w, "too many sessions", http.StatusServiceUnavailable)
-				return
-			}
-		}
-		h.mcp.ServeHTTP(w, r)
-	})
-	if !issued && arrivedOnLoopback(r) {
-		guarded.ServeHTTP(w, r) // no token issued: open, on loopback only
+	if h.opts.OAuth != nil {
+		h.serveOAuth(w, r, rec)
 		return
 	}
-	// RFC 6750 bearer tokens through go-sdk's auth package, which puts the
-	// token's scopes where the tools see them (and ties each session to the
-	// token's name, so another token cannot take it over).
-	verify := func(_ context.Context, secret string, _ *http.Request) (*auth.TokenInfo, error) {
-		t, err := h.opts.Tokens.Lookup(secret)
-		switch {
-		case errors.Is(err, access.ErrUnknownToken):
-			return nil, fmt.Errorf("%w: unknown or revoked", auth.ErrInvalidToken)
-		case err != nil:
-			h.tokenFileError(err)
-			return nil, errors.New("the server cannot read its token file; see its log")
-		}
-		rec.setToken(t.Name)
-		return &auth.TokenInfo{Scopes: t.Scopes, UserID: t.Name}, nil
-	}
-	if h.opts.Tokens == nil {
-		verify = func(context.Context, string, *http.Request) (*auth.TokenInfo, error) {
-			return nil, fmt.Errorf("%w: no tokens are issued", auth.ErrInvalidToken)
-		}
-	}
-	auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{
-		ResourceMetadataURL:    baseURL(r) + metadataPath,
-		AllowMissingExpiration: true, // hubsnap tokens last until revoked
-	})(guarded).ServeHTTP(w, r)
+	h.serveIssued(w, r, rec)
 }
 
-// serveMetadata serves the RFC 9728 protected-resource metadata of /mcp.
-// It names no authorization server: hubsnap's tokens are issued by
-// `hubsnap token create`, not through OAuth.
-func serveMetadata(w http.ResponseWriter, r *http.Request) {
-	scopes := make([]string, len(access.Scopes))
-	for i, sc := range access.Scopes {
-		scopes[i] = string(sc)
+// serveMCP serves a request that passed the access check: the body (its
+// size and time bounded), the scopes an OAuth token lacks (403), then the
+// stateless handler for a session-less 2026-07-28 request (or every
+// request with opts.Stateless), else the stateful one, which the session
+// table follows: a request of a session marks it in use (404 when it is
+// gone), a new one takes a place.
+func (h *httpHandler) serveMCP(w http.ResponseWriter, r *http.Request, rec *requestRecord) {
+	var msgs []rpcMessage
+	if r.Method == http.MethodPost {
+		var ok bool
+		if msgs, ok = rec.peek(w, r, h.opts.MaxBodyBytes, h.opts.BodyTimeout); !ok {
+			return
+		}
+		if h.opts.OAuth != nil && h.insufficientScope(w, r, rec, msgs) {
+			return
+		}
 	}
-	auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
-		Resource:               baseURL(r) + mcpPath,
-		ScopesSupported:        scopes,
-		BearerMethodsSupported: []string{"header"},
-		ResourceName:           "hubsnap",
-	}).ServeHTTP(w, r)
-}
-
-// baseURL is the scheme and host the client used.
-func baseURL(r *http.Request) string {
-	if r.TLS != nil {
-		return "https://" + r.Host
+	id := r.Header.Get("Mcp-Session-Id")
+	if h.stateful == nil || (r.Method == http.MethodPost && id == "" && isModern(r.Header, msgs)) {
+		h.stateless.ServeHTTP(w, r)
+		return
 	}
-	return "http://" + r.Host
+	switch {
+	case id != "":
+		e, ok := h.sessions.use(id)
+		if !ok {
+			sessionGone(w)
+			return
+		}
+		defer h.sessions.done(e)
+	case r.Method == http.MethodPost:
+		res, err := h.sessions.reserve(rec.owner(r), rec.tokenHash())
+		if err != nil {
+			tooManySessions(w, err)
+			return
+		}
+		rec.reserve(h.sessions, res)
+		defer h.sessions.release(res)
+	}
+	h.stateful.ServeHTTP(w, r)
 }
 
 // arrivedOnLoopback reports whether the request reached the server on a
@@ -212,6 +252,15 @@ func arrivedOnLoopback(r *http.Request) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// hostOf is the host of a host:port address (the address when it has no
+// port).
+func hostOf(addr string) string {
+	if host, _, err := net.SplitHostPort(addr); err == nil {
+		return host
+	}
+	return addr
+}
+
 // IsLoopback reports whether a listening address (host:port) names only
 // loopback interfaces: 127.0.0.0/8, ::1 or localhost. An empty host means
 // every interface and is not loopback.
@@ -227,10 +276,14 @@ func IsLoopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// sessionCount is how many sessions with an id (made by initialize) are
+// open; the stateless handler's one-request sessions have none.
 func (s *Server) sessionCount() int {
 	n := 0
-	for range s.Sessions() {
-		n++
+	for ss := range s.mcp.Sessions() {
+		if ss.ID() != "" {
+			n++
+		}
 	}
 	return n
 }
@@ -250,6 +303,8 @@ func (s *Server) ServeStreamable(ctx context.Context, ln net.Listener, opts HTTP
 		// No WriteTimeout: GET streams last as long as their sessions.
 	}
 	hs.RegisterOnShutdown(s.closeSessions)
+	fresh := &freshConns{conns: map[net.Conn]struct{}{}}
+	hs.ConnState = fresh.track
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
@@ -261,7 +316,10 @@ func (s *Server) ServeStreamable(ctx context.Context, ln net.Listener, opts HTTP
 	s.Shutdown()
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
-	err := hs.Shutdown(sctx)
+	shut := make(chan error, 1)
+	go func() { shut <- hs.Shutdown(sctx) }()
+	fresh.closeAll()
+	err := <-shut
 	if errors.Is(err, context.DeadlineExceeded) {
 		s.log.Warn("requests still running at shutdown were cut off")
 		err = hs.Close()
@@ -275,9 +333,44 @@ func (s *Server) ServeStreamable(ctx context.Context, ln net.Listener, opts HTTP
 	return err
 }
 
+// freshConns are the connections that have not sent a request yet. At
+// shutdown they have nothing to finish, yet http.Server.Shutdown counts
+// them as busy for their first five seconds (a client's spare connection,
+// a load balancer's probe): closeAll closes them, and those opened after.
+type freshConns struct {
+	mu       sync.Mutex
+	conns    map[net.Conn]struct{}
+	stopping bool
+}
+
+// track is the http.Server's ConnState hook.
+func (f *freshConns) track(c net.Conn, state http.ConnState) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch {
+	case state == http.StateNew && f.stopping:
+		c.Close()
+	case state == http.StateNew:
+		f.conns[c] = struct{}{}
+	default:
+		delete(f.conns, c)
+	}
+}
+
+// closeAll closes the connections without a request, now and from now on.
+func (f *freshConns) closeAll() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stopping = true
+	for c := range f.conns {
+		c.Close()
+	}
+	clear(f.conns)
+}
+
 // closeSessions closes every open session.
 func (s *Server) closeSessions() {
-	for ss := range s.Sessions() {
+	for ss := range s.mcp.Sessions() {
 		ss.Close()
 	}
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/hubsnap/hubsnap/store"
 )
 
-// Scopes over HTTP (SPEC §10): each token reads only what its scopes
+// Scopes over HTTP (docs/team.md): each token reads only what its scopes
 // cover, through tools (a FORBIDDEN tool error), resources and
 // completions (JSON-RPC error -32001), and schema_search finds only the
 // kinds it may read.
@@ -77,6 +77,8 @@ func TestHTTPScopes(t *testing.T) {
 				{"logic_get", map[string]any{"name": "purchase_item"}, sc.logic, "logic:read"},
 				{"release_info", map[string]any{}, sc.release, "release:read"},
 				{"schema_search", map[string]any{"query": "user"}, sc.table || sc.logic, "table:read or logic:read"},
+				{"schema_join_path", map[string]any{"from": "posts", "to": "items"}, sc.table, "table:read"},
+				{"schema_diff", map[string]any{"from": "rel_42"}, sc.release, "release:read"},
 			} {
 				res := call(t, cs, tc.tool, tc.args)
 				if tc.allowed {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -23,7 +22,7 @@ import (
 	"github.com/hubsnap/hubsnap/mcpserver/access"
 )
 
-// The Streamable HTTP mode (SPEC §10), through real HTTP on loopback and
+// The Streamable HTTP mode (docs/team.md), through real HTTP on loopback and
 // go-sdk's own client: tokens, the open mode before any token exists,
 // DNS-rebinding protection, sessions tied to their token, limits, the
 // request log and shutdown. Scopes are in http_scopes_test.go.
@@ -127,15 +126,30 @@ func startHTTP(tb testing.TB, opts HTTPOptions, tokens ...tokenSpec) *httpEnv {
 	return env
 }
 
+// sessionEra is the newest protocol version with sessions. The tests of
+// this file and http_scopes_test.go exercise sessions, so their client
+// asks for it; go-sdk's client would otherwise negotiate 2026-07-28, which
+// hubsnap serves without sessions (http_modern_test.go).
+const sessionEra = "2025-11-25"
+
 // connectHTTP connects go-sdk's client to url with token (none when
-// empty). The session is closed when the test ends.
+// empty), with a session (protocol sessionEra). The session is closed when
+// the test ends.
 func connectHTTP(tb testing.TB, url, token string) (*mcp.ClientSession, *bearer, error) {
+	tb.Helper()
+	return connectHTTPVersion(tb, url, token, sessionEra)
+}
+
+// connectHTTPVersion is connectHTTP asking for protocol version (go-sdk's
+// newest when empty).
+func connectHTTPVersion(tb testing.TB, url, token, version string) (*mcp.ClientSession, *bearer, error) {
 	tb.Helper()
 	hc, b := bearerClient(tb, token)
 	client := mcp.NewClient(&mcp.Implementation{Name: "hubsnap-http-test", Version: "v0"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), hangGuard)
 	defer cancel()
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc},
+		&mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		return nil, b, err
 	}
@@ -334,12 +348,12 @@ func TestHTTPNilKeeperIsOpenOnLoopback(t *testing.T) {
 }
 
 // Once a token exists, every request needs one: none or a wrong one is
-// 401 with a WWW-Authenticate that points at the metadata; a valid one is
-// served.
+// 401 with a plain Bearer challenge that says where a token comes from and
+// advertises no OAuth (no resource_metadata: issue 17, item 2); a valid
+// one is served.
 func TestHTTPTokenRequired(t *testing.T) {
 	env := startHTTP(t, HTTPOptions{}, tokenSpec{"alice", []string{"*"}})
 	alice := env.secrets["alice"]
-	wantMetadata := fmt.Sprintf("resource_metadata=%q", env.base+metadataPath)
 
 	for _, tc := range []struct {
 		name, token, authorization string
@@ -374,11 +388,15 @@ func TestHTTPTokenRequired(t *testing.T) {
 				t.Fatalf("status %s, want 401: %s", resp.Status, body)
 			}
 			www := resp.Header.Get("WWW-Authenticate")
-			if !strings.HasPrefix(www, "Bearer") || !strings.Contains(www, "resource_metadata=") {
-				t.Errorf("WWW-Authenticate = %q, want Bearer with resource_metadata=", www)
+			if !strings.HasPrefix(www, "Bearer ") || !strings.Contains(www, `error="invalid_token"`) ||
+				!strings.Contains(www, "hubsnap token create") {
+				t.Errorf("WWW-Authenticate = %q, want Bearer error=\"invalid_token\" naming hubsnap token create", www)
 			}
-			if !strings.Contains(www, wantMetadata) {
-				t.Errorf("WWW-Authenticate = %q, want it to name %s", www, wantMetadata)
+			if strings.Contains(www, "resource_metadata") {
+				t.Errorf("WWW-Authenticate = %q advertises OAuth metadata, which issued tokens do not use", www)
+			}
+			if !strings.Contains(string(body), "hubsnap token create") {
+				t.Errorf("401 body %q does not say where a token comes from", body)
 			}
 			if resp.Header.Get("Mcp-Session-Id") != "" {
 				t.Errorf("a refused request got a session: %q", resp.Header.Get("Mcp-Session-Id"))
@@ -630,35 +648,25 @@ func TestHTTPLimits(t *testing.T) {
 		}
 	})
 
+	// At MaxSessions, a new session evicts the least recently used one,
+	// whose client gets 404 (http_sessions_test.go has the rest).
 	t.Run("sessions", func(t *testing.T) {
 		env := startHTTP(t, HTTPOptions{MaxSessions: 2})
 		first := env.initialize(t, "")
 		second := env.initialize(t, "")
 		resp, body := rawHTTP{url: env.url, body: initializeBody}.do(t)
-		if resp.StatusCode != http.StatusServiceUnavailable {
-			t.Fatalf("a third session with MaxSessions 2: %s, want 503: %s", resp.Status, body)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("a third session with MaxSessions 2: %s, want 200: %s", resp.Status, body)
 		}
-		if resp.Header.Get("Retry-After") == "" {
-			t.Errorf("503 without Retry-After")
+		if resp, body := (rawHTTP{url: env.url, session: first, body: toolsListBody}).do(t); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("tools/list in the evicted session: %s, want 404: %.200s", resp.Status, body)
 		}
-		if _, _, err := connectHTTP(t, env.url, ""); err == nil {
-			t.Errorf("go-sdk Connect beyond MaxSessions succeeded")
+		if resp, body := (rawHTTP{url: env.url, session: second, body: toolsListBody}).do(t); resp.StatusCode != http.StatusOK {
+			t.Errorf("tools/list in the newer session: %s: %.200s", resp.Status, body)
 		}
-		// The open sessions still work.
-		for _, sid := range []string{first, second} {
-			resp, body := rawHTTP{url: env.url, session: sid, body: toolsListBody}.do(t)
-			if resp.StatusCode != http.StatusOK {
-				t.Errorf("tools/list in an open session: %s: %.200s", resp.Status, body)
-			}
+		if n := env.srv.sessionCount(); n != 2 {
+			t.Errorf("%d sessions open, want 2", n)
 		}
-		// Closing one makes room for another.
-		if resp, body := (rawHTTP{method: http.MethodDelete, url: env.url, session: first}).do(t); resp.StatusCode != http.StatusNoContent {
-			t.Fatalf("DELETE the first session: %s: %s", resp.Status, body)
-		}
-		eventually(t, patience, "a new session after closing one", func() bool {
-			resp, _ := rawHTTP{url: env.url, body: initializeBody}.do(t)
-			return resp.StatusCode == http.StatusOK
-		})
 	})
 }
 
@@ -770,8 +778,6 @@ func TestHTTPServeStreamableShutdownWithOpenSession(t *testing.T) {
 	// The client's standalone GET stream is open: the case that would hold
 	// http.Server.Shutdown.
 	eventually(t, patience, "the client's GET stream open", func() bool { return b.gets.Load() > 0 })
-	// (The client's server/discover probe opened a session of its own,
-	// closed once answered.)
 	eventually(t, patience, "one session open", func() bool { return srv.sessionCount() == 1 })
 
 	cancel()
@@ -832,44 +838,25 @@ func TestHTTPServeStreamableClosedListener(t *testing.T) {
 	}
 }
 
-// The RFC 9728 metadata of /mcp is public JSON naming the resource and
-// the scopes; any other path is 404.
+// Without OAuth, no RFC 9728 metadata is served (it would name no
+// authorization server, and send clients into an OAuth flow that cannot
+// work: issue 17, item 2); any other path is 404 too.
 func TestHTTPMetadataAndUnknownPaths(t *testing.T) {
-	env := startHTTP(t, HTTPOptions{}, tokenSpec{"alice", []string{"*"}})
-	resp, body := rawHTTP{method: http.MethodGet, url: env.base + "/.well-known/oauth-protected-resource/mcp"}.do(t)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET metadata without a token: %s: %s", resp.Status, body)
-	}
-	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		t.Errorf("metadata Content-Type = %q", ct)
-	}
-	var md struct {
-		Resource        string   `json:"resource"`
-		ScopesSupported []string `json:"scopes_supported"`
-		BearerMethods   []string `json:"bearer_methods_supported"`
-		AuthServers     []string `json:"authorization_servers"`
-	}
-	if err := json.Unmarshal([]byte(body), &md); err != nil {
-		t.Fatalf("metadata is not JSON: %v: %s", err, body)
-	}
-	if !strings.HasSuffix(md.Resource, "/mcp") || md.Resource != env.url {
-		t.Errorf("resource = %q, want %q", md.Resource, env.url)
-	}
-	if want := []string{"table:read", "logic:read", "release:read"}; !slices.Equal(md.ScopesSupported, want) {
-		t.Errorf("scopes_supported = %v, want %v", md.ScopesSupported, want)
-	}
-	if !slices.Equal(md.BearerMethods, []string{"header"}) {
-		t.Errorf("bearer_methods_supported = %v, want [header]", md.BearerMethods)
-	}
-	if len(md.AuthServers) != 0 {
-		t.Errorf("authorization_servers = %v, want none", md.AuthServers)
-	}
-
-	for _, path := range []string{"/", "/nope", "/mcp/extra", "/.well-known/oauth-protected-resource",
-		"/.well-known/oauth-authorization-server"} {
-		resp, body := rawHTTP{method: http.MethodGet, url: env.base + path}.do(t)
-		if resp.StatusCode != http.StatusNotFound {
-			t.Errorf("GET %s: %s, want 404: %s", path, resp.Status, body)
+	for name, env := range map[string]*httpEnv{
+		"issued tokens": startHTTP(t, HTTPOptions{}, tokenSpec{"alice", []string{"*"}}),
+		"open":          startHTTP(t, HTTPOptions{}),
+	} {
+		for _, path := range []string{"/", "/nope", "/mcp/extra", "/.well-known/oauth-protected-resource",
+			"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-authorization-server",
+			"/.well-known/openid-configuration", "/register", "/authorize", "/token"} {
+			resp, body := rawHTTP{method: http.MethodGet, url: env.base + path}.do(t)
+			if resp.StatusCode != http.StatusNotFound {
+				t.Errorf("%s: GET %s: %s, want 404: %s", name, path, resp.Status, body)
+			}
+			// A client that tries OAuth anyway shows its user this body.
+			if isOAuthPath(path) != strings.Contains(body, "hubsnap token create") {
+				t.Errorf("%s: GET %s: body %q; want it to name hubsnap token create for an OAuth path only", name, path, body)
+			}
 		}
 	}
 }

@@ -20,12 +20,17 @@ import (
 // The request log: one line per HTTP request, at Info, once it is done:
 //
 //	msg=request method=POST rpc=tools/call tool=schema_get_table status=200 result=NOT_FOUND duration=1.2ms token=alice session=4GQ2LX
+//	msg=request method=POST rpc=tools/call tool=logic_list status=403 denied="insufficient scope: logic:read" duration=0.3ms sub=alice
+//	msg=request method=POST status=401 denied=expired duration=0.2ms
 //
 // rpc and tool come from the request body; result is what MCP answered
 // (ok, a tool error's code, or a JSON-RPC error code), recorded by the
 // noteResult middleware, which finds the line's record through an
-// internal header. The token's name is logged, never the token; the
-// session by its first six characters.
+// internal header. denied says why access was refused before MCP: the
+// reason an OAuth token was refused (401), or the scope it lacks (403).
+// An issued token is named by its name (token=), an OAuth token by its
+// subject (sub=); the token itself is never logged. The session is
+// logged by its first six characters.
 
 // requestRefHeader carries a request's log record reference from the HTTP
 // handler to the MCP middleware (go-sdk passes request headers on, not the
@@ -45,12 +50,68 @@ type requestRecord struct {
 	rpc    []string
 	tool   string
 	result []string
-	token  string
+	token  string // an issued token's name
+	hash   string // its hash (access.Token.Hash), never logged
+	sub    string // an OAuth token's subject, for the log
+	who    string // the token or subject as the session table knows it
+	denied string
+	// The place a new session takes, bound by the initialize it carries
+	// (bindSession).
+	sessions *sessionTable
+	slot     *reservation
 }
 
-func (rec *requestRecord) setToken(name string) {
+func (rec *requestRecord) setToken(name, hash string) {
 	rec.mu.Lock()
-	rec.token = name
+	rec.token, rec.hash, rec.who = name, hash, ownerOf(name, "", "")
+	rec.mu.Unlock()
+}
+
+func (rec *requestRecord) setSubject(sub string) {
+	rec.mu.Lock()
+	rec.sub, rec.who = safeField(sub), ownerOf("", sub, "")
+	rec.mu.Unlock()
+}
+
+// owner names who sent r, for the session table: its token, its subject,
+// or else its client's address.
+func (rec *requestRecord) owner(r *http.Request) string {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if rec.who != "" {
+		return rec.who
+	}
+	return ownerOf("", "", r.RemoteAddr)
+}
+
+// tokenHash is the hash of the issued token the request carries, if any.
+func (rec *requestRecord) tokenHash() string {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return rec.hash
+}
+
+// reserve notes the place the request took for a new session.
+func (rec *requestRecord) reserve(t *sessionTable, res *reservation) {
+	rec.mu.Lock()
+	rec.sessions, rec.slot = t, res
+	rec.mu.Unlock()
+}
+
+// bindSession makes the place the request took the session ss.
+func (rec *requestRecord) bindSession(ss *mcp.ServerSession) {
+	rec.mu.Lock()
+	t, res := rec.sessions, rec.slot
+	rec.mu.Unlock()
+	if res != nil {
+		t.bind(res, ss)
+	}
+}
+
+// deny notes why access was refused.
+func (rec *requestRecord) deny(why string) {
+	rec.mu.Lock()
+	rec.denied = why
 	rec.mu.Unlock()
 }
 
@@ -63,7 +124,7 @@ func (rec *requestRecord) note(result string) {
 // beginRequest starts the record of r and returns w wrapped to see the
 // status. The record is found by the MCP middleware until endRequest.
 func (s *Server) beginRequest(w http.ResponseWriter, r *http.Request) (*requestRecord, http.ResponseWriter) {
-	sw := &statusWriter{ResponseWriter: w}
+	sw := &statusWriter{ResponseWriter: w, unread: r.Body != nil && r.Body != http.NoBody}
 	rec := &requestRecord{ref: strconv.FormatUint(s.requestSeq.Add(1), 36), start: time.Now(), method: r.Method,
 		path: r.URL.Path, status: sw, session: r.Header.Get("Mcp-Session-Id")}
 	r.Header.Set(requestRefHeader, rec.ref)
@@ -101,9 +162,15 @@ func (s *Server) endRequest(log *slog.Logger, rec *requestRecord) {
 	if len(rec.result) > 0 {
 		attrs = append(attrs, slog.String("result", strings.Join(rec.result, ",")))
 	}
+	if rec.denied != "" {
+		attrs = append(attrs, slog.String("denied", rec.denied))
+	}
 	attrs = append(attrs, slog.Duration("duration", time.Since(rec.start)))
 	if rec.token != "" {
 		attrs = append(attrs, slog.String("token", rec.token))
+	}
+	if rec.sub != "" {
+		attrs = append(attrs, slog.String("sub", rec.sub))
 	}
 	if session != "" {
 		attrs = append(attrs, slog.String("session", session))
@@ -120,31 +187,40 @@ func (s *Server) logged(opts HTTPOptions, h http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// peek reads a POST body (at most limit bytes: 413 beyond, and false) to
-// note its JSON-RPC methods and tool, and puts it back for MCP.
-func (rec *requestRecord) peek(w http.ResponseWriter, r *http.Request, limit int64) bool {
+// rpcMessage is what hubsnap reads of a JSON-RPC message in a POST body:
+// for the log, the era of the protocol (http_route.go) and the scopes it
+// needs (scopes.go). go-sdk decodes the body again, and checks it.
+type rpcMessage struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+// peek reads a POST body (at most limit bytes: 413 beyond; within the
+// time given: 408 beyond; and then false), notes its JSON-RPC methods and
+// tool, puts it back for MCP and returns its messages (none when it is
+// not JSON-RPC).
+func (rec *requestRecord) peek(w http.ResponseWriter, r *http.Request, limit int64, within time.Duration) ([]rpcMessage, bool) {
+	// A read deadline on the connection, for this body only: an
+	// http.Server ReadTimeout would cut the long GET streams too.
+	rc := http.NewResponseController(w)
+	timed := rc.SetReadDeadline(time.Now().Add(within)) == nil
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	r.Body.Close()
 	if err != nil {
-		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			http.Error(w, "request body over "+strconv.FormatInt(limit, 10)+" bytes", http.StatusRequestEntityTooLarge)
-		} else {
-			http.Error(w, "cannot read the request body", http.StatusBadRequest)
-		}
-		return false
+		badBody(w, err, limit, within)
+		return nil, false
 	}
+	if timed {
+		rc.SetReadDeadline(time.Time{})
+	}
+	rec.status.unread = false
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	type message struct {
-		Method string `json:"method"`
-		Params struct {
-			Name string `json:"name"`
-		} `json:"params"`
-	}
-	var msgs []message
+	var msgs []rpcMessage
 	if b := bytes.TrimSpace(body); len(b) > 0 && b[0] == '[' {
 		json.Unmarshal(b, &msgs)
 	} else {
-		var m message
+		var m rpcMessage
 		if json.Unmarshal(b, &m) == nil {
 			msgs = append(msgs, m)
 		}
@@ -152,15 +228,20 @@ func (rec *requestRecord) peek(w http.ResponseWriter, r *http.Request, limit int
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	for _, m := range msgs {
-		if m.Method == "" {
-			m.Method = "response"
+		method := m.Method
+		if method == "" {
+			method = "response"
 		}
-		rec.rpc = append(rec.rpc, safeField(m.Method))
+		rec.rpc = append(rec.rpc, safeField(method))
 		if m.Method == "tools/call" && rec.tool == "" {
-			rec.tool = safeField(m.Params.Name)
+			var p struct {
+				Name string `json:"name"`
+			}
+			json.Unmarshal(m.Params, &p)
+			rec.tool = safeField(p.Name)
 		}
 	}
-	return true
+	return msgs, true
 }
 
 // safeField keeps a client's string short and printable for the log.
@@ -187,6 +268,29 @@ func (s *Server) noteResult(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		if v, ok := s.requests.Load(extra.Header.Get(requestRefHeader)); ok {
 			v.(*requestRecord).note(resultOf(res, err))
+		}
+		return res, err
+	}
+}
+
+// bindSession is the MCP middleware that tells the session table of the
+// session an initialize over HTTP opened (see requestRecord.bindSession),
+// before its answer (and so its Mcp-Session-Id) reaches the client. It
+// binds even a failed initialize: go-sdk keeps such a session open, so it
+// must be counted.
+func (s *Server) bindSession(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if method != "initialize" {
+			return res, err
+		}
+		extra := req.GetExtra()
+		ss, ok := req.GetSession().(*mcp.ServerSession)
+		if extra == nil || extra.Header == nil || !ok {
+			return res, err
+		}
+		if v, ok := s.requests.Load(extra.Header.Get(requestRefHeader)); ok {
+			v.(*requestRecord).bindSession(ss)
 		}
 		return res, err
 	}
@@ -219,14 +323,27 @@ func resultOf(res mcp.Result, err error) string {
 
 // statusWriter remembers the status written. Unwrap lets go-sdk's
 // http.ResponseController flush the streams through it.
+//
+// An error answered before the request's body was read closes the
+// connection at once: net/http would otherwise read what is left of the
+// body (up to 256 KiB) before it sends the answer, and again when the
+// handler ends, so that a client sending its body slowly, a byte at a
+// time, would hold the connection, its 401 unsent, for as long as it
+// likes. Connection: close skips the first read, a read deadline in the
+// past cuts the second short.
 type statusWriter struct {
 	http.ResponseWriter
-	code int
+	code   int
+	unread bool // the request has a body that peek has not read
 }
 
 func (w *statusWriter) WriteHeader(code int) {
 	if w.code == 0 {
 		w.code = code
+		if code >= 400 && w.unread {
+			w.Header().Set("Connection", "close")
+			http.NewResponseController(w.ResponseWriter).SetReadDeadline(time.Now())
+		}
 	}
 	w.ResponseWriter.WriteHeader(code)
 }

@@ -135,7 +135,7 @@ func TestPanickingHandlerAnswersInternalError(t *testing.T) {
 	var logs lockedBuffer
 	srv := New(st, Options{Target: shopDev, Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	t.Cleanup(srv.Shutdown)
-	mcp.AddTool(srv.Server, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(srv.mcp, &mcp.Tool{Name: "boom"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 		panic("secret panic detail")
 	})
 	cs := connect(t, srv)
@@ -170,7 +170,7 @@ func TestPanickingHandlerAnswersInternalError(t *testing.T) {
 // waits for its context to end.
 func addBlockingTool(srv *Server) (started <-chan struct{}) {
 	ch := make(chan struct{}, 16)
-	mcp.AddTool(srv.Server, &mcp.Tool{Name: "block"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(srv.mcp, &mcp.Tool{Name: "block"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 		ch <- struct{}{}
 		<-ctx.Done()
 		return nil, nil, ctx.Err()

@@ -6,15 +6,21 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/mcpserver/access"
 	"github.com/hubsnap/hubsnap/store"
 )
 
-// ListLogicsInput is the (empty) input of logic_list.
-type ListLogicsInput struct{}
+// ListLogicsInput is the input of logic_list.
+type ListLogicsInput struct {
+	Cursor string `json:"cursor,omitempty" jsonschema:"the nextCursor of the page before; left out for the first page"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"the most names in a page; 500 when left out"`
+}
 
 // ListLogicsOutput is the output of logic_list.
 type ListLogicsOutput struct {
-	Logics []string `json:"logics" jsonschema:"every logic name of the release, sorted; empty when there are none"`
+	Logics     []string `json:"logics" jsonschema:"a page of the release's logic names, sorted; empty when there are none"`
+	Total      int      `json:"total" jsonschema:"how many logics there are in all"`
+	NextCursor string   `json:"nextCursor,omitempty" jsonschema:"more names follow: pass this as cursor for the next page"`
 }
 
 // GetLogicInput is the input of logic_get.
@@ -28,7 +34,11 @@ type Logic struct {
 	Description string  `json:"description,omitempty"`
 	SQL         string  `json:"sql" jsonschema:"the SQL the logic runs, with :name placeholders for its params"`
 	Params      []Param `json:"params" jsonschema:"the parameters, in order; empty when none"`
-	Auth        Auth    `json:"auth"`
+	// ParamsTotal counts them all when they did not all fit.
+	ParamsTotal int  `json:"paramsTotal,omitempty" jsonschema:"how many parameters the logic has, when this answer lists only some"`
+	Auth        Auth `json:"auth"`
+	// Truncated is set on an answer too long to give whole.
+	Truncated bool `json:"truncated,omitempty" jsonschema:"the answer was too long: the description is cut to 2,000 characters, a very long SQL to 40,000, and params and roles to those that fit"`
 }
 
 // Param is a parameter of a logic.
@@ -42,60 +52,43 @@ type Param struct {
 type Auth struct {
 	Required bool     `json:"required" jsonschema:"whether the caller must be signed in"`
 	Roles    []string `json:"roles" jsonschema:"the roles allowed to call it"`
+	// RolesTotal counts them all when they did not all fit.
+	RolesTotal int `json:"rolesTotal,omitempty" jsonschema:"how many roles there are, when this answer lists only some"`
 }
 
 func (s *Server) addLogicTools() {
-	addTool(s, &mcp.Tool{
+	list := &mcp.Tool{
 		Name:  "logic_list",
 		Title: "List logics",
-		Description: `List the names of every server-side SQL logic of the current release, sorted
-(e.g. "purchase_item", "admin/users"). Use it to find the logic to call from generated API
-code, then logic_get for its SQL, parameters and auth.`,
+		Description: `List the names of the server-side SQL logics of the current release (e.g.
+"purchase_item", "admin/users"), a page of 500 at a time, sorted; "total" counts them all
+and "nextCursor" fetches the next page. Then logic_get gives a logic's SQL, params and auth.`,
 		Annotations: readOnly("List logics"),
-	}, s.listLogics)
+		InputSchema: limitSchema(schemaFor[ListLogicsInput](), 1, store.MaxPageLimit),
+	}
+	addTool[ListLogicsInput, ListLogicsOutput](s, list, []access.Scope{access.LogicRead}, s.listLogics)
 
-	addTool(s, &mcp.Tool{
+	addTool[GetLogicInput, Logic](s, &mcp.Tool{
 		Name:  "logic_get",
 		Title: "Get a logic",
 		Description: `Get one server-side SQL logic of the current release: its SQL text, its
 parameters (name, type, required) and its auth (whether sign-in is required, and the
 roles allowed). Use it to write the code that calls the logic or to review it.`,
 		Annotations: readOnly("Get a logic"),
-	}, s.getLogic)
+	}, []access.Scope{access.LogicRead}, s.getLogic)
 }
 
-func (s *Server) listLogics(ctx context.Context, _ *mcp.CallToolRequest, _ ListLogicsInput) (*mcp.CallToolResult, ListLogicsOutput, error) {
-	names, err := s.store.Logics(ctx, s.target)
-	if err != nil {
-		return nil, ListLogicsOutput{}, s.fail(ctx, "logic_list", err)
-	}
-	return answer(ListLogicsOutput{Logics: names})
+func (s *Server) listLogics(ctx context.Context, _ *mcp.CallToolRequest, in ListLogicsInput) ([]byte, error) {
+	return s.store.LogicsPage(ctx, s.target, store.PageRequest{Cursor: in.Cursor, Limit: in.Limit})
 }
 
-func (s *Server) getLogic(ctx context.Context, _ *mcp.CallToolRequest, in GetLogicInput) (*mcp.CallToolResult, Logic, error) {
+func (s *Server) getLogic(ctx context.Context, _ *mcp.CallToolRequest, in GetLogicInput) ([]byte, error) {
 	if err := checkName("name", in.Name, true); err != nil {
-		return nil, Logic{}, s.fail(ctx, "logic_get", err)
+		return nil, err
 	}
 	name := strings.TrimPrefix(in.Name, "logics/")
 	if why := store.LogicNameProblem(name); why != "" {
-		return nil, Logic{}, s.fail(ctx, "logic_get", invalid("not a logic name: %s", why))
+		return nil, invalid("not a logic name: %s", why)
 	}
-	l, err := s.store.Logic(ctx, s.target, name)
-	if err != nil {
-		return nil, Logic{}, s.fail(ctx, "logic_get", err)
-	}
-	return answer(logicOut(l))
-}
-
-// logicOut shapes a logic as MCP-005 does.
-func logicOut(l *store.Logic) Logic {
-	out := Logic{Name: l.Name, Description: l.Description, SQL: l.SQL, Params: make([]Param, len(l.Params)),
-		Auth: Auth{Required: l.Auth.Required, Roles: l.Auth.Roles}}
-	for i, p := range l.Params {
-		out.Params[i] = Param{Name: p.Name, Type: p.Type, Required: p.Required}
-	}
-	if out.Auth.Roles == nil {
-		out.Auth.Roles = []string{}
-	}
-	return out
+	return s.store.LogicJSON(ctx, s.target, name)
 }

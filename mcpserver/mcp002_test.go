@@ -35,15 +35,17 @@ func TestMCP002ListTablesReturnsEveryTableWithNameAndConnection(t *testing.T) {
 		{Name: "posts", Connection: "main"},
 		{Name: "purchases", Connection: "main"},
 		{Name: "users", Connection: "main"},
-	}}
+	}, Total: 6}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("schema_list_tables (-want +got):\n%s", diff)
 	}
 
-	// The wire shape: {"tables":[{"name","connection"}]} and nothing else.
+	// The wire shape: {"tables":[{"name","connection"}],"total":N}: the
+	// whole list in MCP-002's shape, plus the count; no cursor, since no
+	// more tables follow.
 	doc := raw(t, res)
-	if len(doc) != 1 {
-		t.Errorf("top-level keys = %v, want only tables", keys(doc))
+	if k := keys(doc); !slices.Equal(k, []string{"tables", "total"}) {
+		t.Errorf("top-level keys = %v, want [tables total]", k)
 	}
 	tables, _ := doc["tables"].([]any)
 	if len(tables) != len(want.Tables) {
@@ -189,11 +191,11 @@ func TestMCP002EmptyReleaseListsNoTables(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("isError: %s", text(t, res))
 	}
-	if got, want := text(t, res), `{"tables":[]}`; got != want {
+	if got, want := text(t, res), `{"tables":[],"total":0}`; got != want {
 		t.Errorf("text = %s, want %s", got, want)
 	}
-	if got := success[map[string]any](t, res); !cmp.Equal(got, map[string]any{"tables": []any{}}) {
-		t.Errorf("structuredContent = %v, want {\"tables\":[]}", got)
+	if got := success[map[string]any](t, res); !cmp.Equal(got, map[string]any{"tables": []any{}, "total": 0.0}) {
+		t.Errorf("structuredContent = %v, want {\"tables\":[],\"total\":0}", got)
 	}
 	// Any table of it is NOT_FOUND.
 	wantCode(t, call(t, cs, "schema_get_table", map[string]any{"table": "users"}), store.NotFound)

@@ -21,11 +21,11 @@ func TestMCP005LogicListReturnsEveryLogicName(t *testing.T) {
 	cs := shopSession(t)
 	res := call(t, cs, "logic_list", map[string]any{})
 	got := success[ListLogicsOutput](t, res)
-	if diff := cmp.Diff(ListLogicsOutput{Logics: shopLogicNames}, got); diff != "" {
+	if diff := cmp.Diff(ListLogicsOutput{Logics: shopLogicNames, Total: len(shopLogicNames)}, got); diff != "" {
 		t.Errorf("logic_list (-want +got):\n%s", diff)
 	}
-	if k := keys(raw(t, res)); !slices.Equal(k, []string{"logics"}) {
-		t.Errorf("top-level keys = %v, want [logics]", k)
+	if k := keys(raw(t, res)); !slices.Equal(k, []string{"logics", "total"}) {
+		t.Errorf("top-level keys = %v, want [logics total]", k)
 	}
 }
 
@@ -157,11 +157,11 @@ func TestMCP005EmptyReleaseListsNoLogics(t *testing.T) {
 	if res.IsError {
 		t.Fatalf("isError: %s", text(t, res))
 	}
-	if got, want := text(t, res), `{"logics":[]}`; got != want {
+	if got, want := text(t, res), `{"logics":[],"total":0}`; got != want {
 		t.Errorf("text = %s, want %s", got, want)
 	}
-	if got := success[map[string]any](t, res); !cmp.Equal(got, map[string]any{"logics": []any{}}) {
-		t.Errorf("structuredContent = %v, want {\"logics\":[]}", got)
+	if got := success[map[string]any](t, res); !cmp.Equal(got, map[string]any{"logics": []any{}, "total": 0.0}) {
+		t.Errorf("structuredContent = %v, want {\"logics\":[],\"total\":0}", got)
 	}
 	wantCode(t, call(t, cs, "logic_get", map[string]any{"name": "purchase_item"}), store.NotFound)
 }
@@ -172,14 +172,14 @@ func TestMCP005LogicsWithoutTablesAndTablesWithoutLogics(t *testing.T) {
 	noLogics := shopSnapshot(t)
 	noLogics.Logics = nil
 	cs := sessionWith(t, noLogics)
-	if got := text(t, call(t, cs, "logic_list", map[string]any{})); got != `{"logics":[]}` {
+	if got := text(t, call(t, cs, "logic_list", map[string]any{})); got != `{"logics":[],"total":0}` {
 		t.Errorf("tables only: logic_list = %s", got)
 	}
 
 	noTables := shopSnapshot(t)
 	noTables.Tables = nil
 	cs = sessionWith(t, noTables)
-	if got := text(t, call(t, cs, "schema_list_tables", map[string]any{})); got != `{"tables":[]}` {
+	if got := text(t, call(t, cs, "schema_list_tables", map[string]any{})); got != `{"tables":[],"total":0}` {
 		t.Errorf("logics only: schema_list_tables = %s", got)
 	}
 	if got := success[ListLogicsOutput](t, call(t, cs, "logic_list", map[string]any{})); len(got.Logics) != 4 {

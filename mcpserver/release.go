@@ -3,9 +3,8 @@ package mcpserver
 import (
 	"context"
 
+	"github.com/hubsnap/hubsnap/mcpserver/access"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/hubsnap/hubsnap/store"
 )
 
 // ReleaseInfoInput is the (empty) input of release_info.
@@ -21,28 +20,30 @@ type ReleaseInfo struct {
 	SyncedAt    string `json:"syncedAt" jsonschema:"when it entered this machine's cache"`
 	Tables      int    `json:"tables" jsonschema:"how many tables it has"`
 	Logics      int    `json:"logics" jsonschema:"how many logics it has"`
+	// OtherReleases are the releases schema_diff can compare it with.
+	OtherReleases []ReleaseRef `json:"otherReleases" jsonschema:"the other cached releases of the project and environment, newest first; at most 100"`
+	// OtherReleasesTotal counts them all when there are more than 100.
+	OtherReleasesTotal int `json:"otherReleasesTotal,omitempty" jsonschema:"how many other releases are cached, when there are more than otherReleases lists"`
+}
+
+// ReleaseRef names a cached release.
+type ReleaseRef struct {
+	ID      string `json:"id"`
+	Version int64  `json:"version"`
 }
 
 func (s *Server) addReleaseTools() {
-	addTool(s, &mcp.Tool{
+	addTool[ReleaseInfoInput, ReleaseInfo](s, &mcp.Tool{
 		Name:  "release_info",
 		Title: "Release info",
 		Description: `Describe the release the other tools answer from: id, project, environment,
-version, when it was created and synced, and how many tables and logics it has. Use it to
-tell the user which release the schema comes from, or to check it is the expected one.`,
+version, when it was created and synced, how many tables and logics it has, and the other
+cached releases (those schema_diff can compare it with). Use it to tell the user which
+release the schema comes from, or to check it is the expected one.`,
 		Annotations: readOnly("Release info"),
-	}, s.releaseInfo)
+	}, []access.Scope{access.ReleaseRead}, s.releaseInfo)
 }
 
-func (s *Server) releaseInfo(ctx context.Context, _ *mcp.CallToolRequest, _ ReleaseInfoInput) (*mcp.CallToolResult, ReleaseInfo, error) {
-	ri, err := s.store.Current(ctx, s.target)
-	if err != nil {
-		return nil, ReleaseInfo{}, s.fail(ctx, "release_info", err)
-	}
-	return answer(releaseOut(ri))
-}
-
-func releaseOut(ri store.ReleaseInfo) ReleaseInfo {
-	return ReleaseInfo{ID: ri.ID, Project: ri.Project, Environment: ri.Environment, Version: ri.Version,
-		CreatedAt: ri.CreatedAt, SyncedAt: ri.SyncedAt, Tables: ri.Tables, Logics: ri.Logics}
+func (s *Server) releaseInfo(ctx context.Context, _ *mcp.CallToolRequest, _ ReleaseInfoInput) ([]byte, error) {
+	return s.store.ReleaseJSON(ctx, s.target)
 }

@@ -2,19 +2,16 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"net/url"
-	"slices"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/store"
 )
 
-// Resource URIs (SPEC §8). A resource answers the same JSON as the tool.
+// Resource URIs (docs/tools.md, "Resources and completions"). A resource
+// answers the same JSON as the tool.
 const (
 	releaseURI     = "hubsnap://release"
 	tablesPrefix   = "hubsnap://tables/"
@@ -22,20 +19,19 @@ const (
 	tableTemplate  = tablesPrefix + "{connection}/{table}"
 	logicTemplate  = logicsPrefix + "{name}"
 	logicPathAlias = logicsPrefix + "{+path}" // the same, with a name's / left as is
-	maxCompletions = 100
 )
 
 func (s *Server) addResources() {
 	s.addReleaseResource()
-	s.AddResourceTemplate(&mcp.ResourceTemplate{
+	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
 		URITemplate: tableTemplate, Name: "table", Title: "A table", MIMEType: "application/json",
 		Description: "One table of the current release, as schema_get_table answers it.",
 	}, s.readTable)
-	s.AddResourceTemplate(&mcp.ResourceTemplate{
+	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
 		URITemplate: logicTemplate, Name: "logic", Title: "A logic", MIMEType: "application/json",
 		Description: "One logic of the current release, as logic_get answers it; a / in its name is %2F.",
 	}, s.readLogic)
-	s.AddResourceTemplate(&mcp.ResourceTemplate{
+	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{
 		URITemplate: logicPathAlias, Name: "logic-path", Title: "A logic (plain path)", MIMEType: "application/json",
 		Description: "The same as hubsnap://logics/{name}, with the name's / written as is: hubsnap://logics/admin/users.",
 	}, s.readLogic)
@@ -44,18 +40,18 @@ func (s *Server) addResources() {
 // addReleaseResource (re)registers hubsnap://release; doing it again tells
 // every client the resource list changed.
 func (s *Server) addReleaseResource() {
-	s.AddResource(&mcp.Resource{
+	s.mcp.AddResource(&mcp.Resource{
 		URI: releaseURI, Name: "release", Title: "The current release", MIMEType: "application/json",
 		Description: "The release the tools answer from, as release_info describes it.",
 	}, s.readRelease)
 }
 
 func (s *Server) readRelease(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	ri, err := s.store.Current(ctx, s.target)
+	answer, err := s.store.ReleaseJSON(ctx, s.target)
 	if err != nil {
 		return nil, s.resourceError(ctx, req.Params.URI, err)
 	}
-	return resourceJSON(req.Params.URI, releaseOut(ri))
+	return resourceJSON(req.Params.URI, answer)
 }
 
 func (s *Server) readTable(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -66,11 +62,11 @@ func (s *Server) readTable(ctx context.Context, req *mcp.ReadResourceRequest) (*
 	if !ok || err1 != nil || err2 != nil || conn == "" || name == "" || len(name) > maxName || len(conn) > maxName {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	t, err := s.store.Table(ctx, s.target, conn, name)
+	answer, err := s.store.TableJSON(ctx, s.target, conn, name)
 	if err != nil {
 		return nil, s.resourceError(ctx, uri, err)
 	}
-	return resourceJSON(uri, tableOut(t))
+	return resourceJSON(uri, answer)
 }
 
 func (s *Server) readLogic(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -79,75 +75,51 @@ func (s *Server) readLogic(ctx context.Context, req *mcp.ReadResourceRequest) (*
 	if err != nil || len(name) > maxName || store.LogicNameProblem(name) != "" {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	l, err := s.store.Logic(ctx, s.target, name)
+	answer, err := s.store.LogicJSON(ctx, s.target, name)
 	if err != nil {
 		return nil, s.resourceError(ctx, uri, err)
 	}
-	return resourceJSON(uri, logicOut(l))
+	return resourceJSON(uri, answer)
 }
 
-// resourceError maps a store error to a JSON-RPC error: an unknown table or
-// logic is -32602 (SPEC §9), anything else keeps its code in the message.
-func (s *Server) resourceError(ctx context.Context, uri string, err error) error {
-	switch store.ErrorCode(err) {
-	case store.NotFound:
-		return mcp.ResourceNotFoundError(uri)
-	case store.Internal:
-		if ctx.Err() == nil {
-			s.log.Error("resource read failed", "uri", uri, "err", err)
-		}
-		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
-	}
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-		Message: fmt.Sprintf("%s: %s", store.ErrorCode(err), store.ErrorMessage(err))}
-}
-
-func resourceJSON(uri string, v any) (*mcp.ReadResourceResult, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(b)}}}, nil
+// resourceJSON is a resource's contents: an answer's JSON.
+func resourceJSON(uri string, answer []byte) (*mcp.ReadResourceResult, error) {
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(answer)}}}, nil
 }
 
 // complete offers the names a resource template's arguments can take:
 // connections and tables for hubsnap://tables/..., logic names for
-// hubsnap://logics/..., those starting with what was typed, at most 100.
+// hubsnap://logics/..., those starting with what was typed, at most
+// store.MaxCompletions. Without a current release it offers nothing.
 func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 	p := req.Params
 	var names []string
-	if p.Ref != nil && p.Ref.Type == "ref/resource" {
+	var more bool
+	var err error
+	if p.Ref != nil && p.Ref.Type == "ref/resource" && len(p.Argument.Value) <= maxName {
+		prefix := p.Argument.Value
 		switch {
-		case p.Ref.URI == tableTemplate && (p.Argument.Name == "connection" || p.Argument.Name == "table"):
-			refs, err := s.store.Tables(ctx, s.target, "")
-			if err != nil {
-				break // no release: nothing to offer
-			}
+		case p.Ref.URI == tableTemplate && p.Argument.Name == "connection":
+			names, more, err = s.store.CompleteConnections(ctx, s.target, prefix)
+		case p.Ref.URI == tableTemplate && p.Argument.Name == "table":
 			conn := ""
 			if p.Context != nil {
 				conn = p.Context.Arguments["connection"]
 			}
-			for _, r := range refs {
-				switch {
-				case p.Argument.Name == "connection":
-					names = append(names, r.Connection)
-				case conn == "" || conn == r.Connection:
-					names = append(names, r.Name)
-				}
-			}
+			names, more, err = s.store.CompleteTables(ctx, s.target, conn, prefix)
 		case (p.Ref.URI == logicTemplate || p.Ref.URI == logicPathAlias) && (p.Argument.Name == "name" || p.Argument.Name == "path"):
-			names, _ = s.store.Logics(ctx, s.target)
+			names, more, err = s.store.CompleteLogics(ctx, s.target, prefix)
 		}
 	}
-	slices.Sort(names)
-	names = slices.Compact(names)
-	names = slices.DeleteFunc(names, func(n string) bool { return !strings.HasPrefix(n, p.Argument.Value) })
-	res := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: names, Total: len(names)}}
-	if len(names) > maxCompletions {
-		res.Completion.Values, res.Completion.HasMore = names[:maxCompletions], true
+	if err != nil && ctx.Err() == nil {
+		s.log.Error("completion failed", "err", err)
 	}
-	if res.Completion.Values == nil {
-		res.Completion.Values = []string{}
+	if names == nil {
+		names = []string{}
+	}
+	res := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: names, HasMore: more}}
+	if !more {
+		res.Completion.Total = len(names)
 	}
 	return res, nil
 }
@@ -165,22 +137,101 @@ func (s *Server) servedRelease(ctx context.Context) (string, bool) {
 	return "", false
 }
 
-// subscribe and unsubscribe track the URIs clients watch, to tell them
-// when the release changes.
+// MaxSubscriptions is the most resources one session may subscribe to
+// at once with resources/subscribe. Each costs a little memory until it
+// is unsubscribed or its session closes; a client watches what its user
+// has open, far fewer. (A subscriptions/listen stream holds its URIs only
+// while it is open, within the request body limit.)
+const MaxSubscriptions = 1000
+
+// MaxSubscriptionURI is the longest URI, in bytes, a session may
+// subscribe to. With MaxSubscriptions it bounds what one session's
+// subscriptions may hold (about 1 MiB).
+const MaxSubscriptionURI = 1024
+
+// subscribe and unsubscribe track the URIs each session watches, to tell
+// it when the release changes. Any URI up to MaxSubscriptionURI bytes is
+// accepted, as the MCP specification has it: a table or logic that a
+// later release adds may be watched before it exists, and a URI that is
+// not hubsnap's is kept but never updated (notifyURI). A session holds at
+// most MaxSubscriptions; its subscriptions go with it (dropSubscriptions).
 func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
+	uri := req.Params.URI
+	if len(uri) > MaxSubscriptionURI {
+		return uriTooLong(len(uri))
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.subscribed[req.Params.URI]++
+	set := s.subs[req.Session]
+	if set[uri] {
+		return nil
+	}
+	if len(set) >= MaxSubscriptions {
+		return tooManySubscriptions()
+	}
+	if set == nil {
+		set = map[string]bool{}
+		s.subs[req.Session] = set
+	}
+	set[uri] = true
 	return nil
 }
 
 func (s *Server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.subscribed[req.Params.URI]--; s.subscribed[req.Params.URI] <= 0 {
-		delete(s.subscribed, req.Params.URI)
+	if set := s.subs[req.Session]; set != nil {
+		delete(set, req.Params.URI)
+		if len(set) == 0 {
+			delete(s.subs, req.Session)
+		}
 	}
 	return nil
+}
+
+// notifyURI reports whether a change of the served release updates the
+// resource uri: the release and hubsnap's tables and logics.
+func notifyURI(uri string) bool {
+	return uri == releaseURI || strings.HasPrefix(uri, tablesPrefix) || strings.HasPrefix(uri, logicsPrefix)
+}
+
+// dropSubscriptions forgets the subscriptions of a session that closed.
+// go-sdk drops the session from its own subscription map when it closes
+// but keeps each URI there, with no session left: unsubscribing through
+// its own handler (keepCore) removes those too.
+func (s *Server) dropSubscriptions(ss *mcp.ServerSession) {
+	s.mu.Lock()
+	set := s.subs[ss]
+	delete(s.subs, ss)
+	s.mu.Unlock()
+	for uri := range set {
+		s.core(context.Background(), "resources/unsubscribe",
+			&mcp.UnsubscribeRequest{Session: ss, Params: &mcp.UnsubscribeParams{URI: uri}})
+	}
+}
+
+// keepCore is the innermost MCP middleware: it keeps go-sdk's own method
+// handler (for dropSubscriptions) and adds nothing.
+func (s *Server) keepCore(next mcp.MethodHandler) mcp.MethodHandler {
+	s.core = next
+	return next
+}
+
+// subscribedURIs are the hubsnap URIs some session subscribed to.
+func (s *Server) subscribedURIs() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seen := map[string]bool{}
+	var uris []string
+	for _, set := range s.subs {
+		for uri := range set {
+			if !seen[uri] && notifyURI(uri) {
+				seen[uri] = true
+				uris = append(uris, uri)
+			}
+		}
+	}
+	return uris
 }
 
 // CheckRelease compares the served release with the one served when it
@@ -197,18 +248,15 @@ func (s *Server) CheckRelease(ctx context.Context) {
 	s.mu.Lock()
 	changed := now != s.served
 	s.served = now
-	uris := make([]string, 0, len(s.subscribed))
-	for uri := range s.subscribed {
-		uris = append(uris, uri)
-	}
 	s.mu.Unlock()
 	if !changed {
 		return
 	}
+	uris := s.subscribedURIs()
 	s.log.Info("the served release changed", "release", now)
 	s.addReleaseResource() // list_changed to every session
 	for _, uri := range uris {
-		if err := s.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil {
+		if err := s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri}); err != nil {
 			s.log.Debug("notify a subscriber", "uri", uri, "err", err)
 		}
 	}

@@ -132,7 +132,7 @@ func TestReleaseChangeNotifies(t *testing.T) {
 	listChanged := make(chan struct{}, 10)
 	updated := make(chan string, 10)
 	ct, stt := mcp.NewInMemoryTransports()
-	if _, err := srv.Connect(ctx, stt, nil); err != nil {
+	if _, err := srv.mcp.Connect(ctx, stt, nil); err != nil {
 		t.Fatal(err)
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, &mcp.ClientOptions{

@@ -20,12 +20,14 @@ import (
 // The Large benchmarks serve storetest.Large (10,000 tables, about 160,000
 // columns, 20,000 foreign keys, 2,000 logics) as the current release of
 // big/dev, through the go-sdk client and server over in-memory transports.
-// The index is built once per test process, on the first benchmark that
-// needs it (about 2 s), and removed by TestMain; plain `go test` never
-// builds it.
+// The index is built once per test process, on the first test or
+// benchmark that needs it (about 2 s), and removed by TestMain;
+// `go test -short` never builds it. The answer budget tests also build
+// storetest.Huge (100,000 tables, about half a minute) the same way.
 
-// large is the shared index of storetest.Large.
-var large struct {
+// sharedIndex is an index of a synthetic release shared by the tests and
+// benchmarks of the process.
+type sharedIndex struct {
 	once   sync.Once
 	dir    string
 	st     *store.Store
@@ -34,57 +36,60 @@ var large struct {
 	err    error
 }
 
+var large, huge sharedIndex
+
 // largeStore returns the shared index holding storetest.Large as the
 // current release of big/dev, indexed and optimized as the indexer leaves
-// it. Benchmarks must not close it.
-func largeStore(b *testing.B) *store.Store {
-	b.Helper()
-	large.once.Do(func() {
-		large.err = buildLarge()
-	})
-	if large.err != nil {
-		b.Fatalf("build the storetest.Large index: %v", large.err)
+// it. Tests and benchmarks must not close it.
+func largeStore(tb testing.TB) *store.Store { return large.get(tb, storetest.Large) }
+
+// hugeStore is largeStore for storetest.Huge.
+func hugeStore(tb testing.TB) *store.Store { return huge.get(tb, storetest.Huge) }
+
+func (x *sharedIndex) get(tb testing.TB, size storetest.Size) *store.Store {
+	tb.Helper()
+	x.once.Do(func() { x.err = x.build(size) })
+	if x.err != nil {
+		tb.Fatalf("build the index of %d tables: %v", size.Tables, x.err)
 	}
-	return large.st
+	return x.st
 }
 
-func buildLarge() error {
+func (x *sharedIndex) build(size storetest.Size) error {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "hubsnap-mcpserver-bench-")
 	if err != nil {
 		return err
 	}
-	large.dir = dir
+	x.dir = dir
 	st, err := store.Open(ctx, filepath.Join(dir, "index.db"))
 	if err != nil {
 		return err
 	}
-	large.st = st
-	snap := storetest.Release(storetest.Large)
-	if err := st.PutRelease(ctx, snap, store.FileState{}, true, nil); err != nil {
+	x.st = st
+	err = st.WriteRelease(ctx, store.WriteOptions{MakeCurrent: true}, func(w *store.ReleaseWriter) error {
+		return storetest.Fill(w, size)
+	})
+	if err != nil {
 		return err
 	}
 	if err := st.Optimize(ctx); err != nil {
 		return err
 	}
-	for _, t := range snap.Tables {
-		large.tables = append(large.tables, t.Name)
-	}
-	for _, l := range snap.Logics {
-		large.logics = append(large.logics, l.Name)
-	}
+	x.tables, x.logics = storetest.Names(size)
 	return nil
 }
 
-// TestMain removes the shared index of the Large benchmarks, when one of
-// them built it.
+// TestMain removes the shared indexes, when a test or benchmark built them.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if large.st != nil {
-		large.st.Close()
-	}
-	if large.dir != "" {
-		os.RemoveAll(large.dir)
+	for _, x := range []*sharedIndex{&large, &huge} {
+		if x.st != nil {
+			x.st.Close()
+		}
+		if x.dir != "" {
+			os.RemoveAll(x.dir)
+		}
 	}
 	os.Exit(code)
 }

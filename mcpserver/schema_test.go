@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -30,16 +31,18 @@ func listTools(tb testing.TB, cs *mcp.ClientSession) map[string]*mcp.Tool {
 }
 
 // The advertised schemas are the ones inferred from the handlers' Go types:
-// one source, no hand-written twin (SPEC §8).
+// one source, no hand-written twin (docs/tools.md).
 func TestAdvertisedSchemasComeFromHandlerTypes(t *testing.T) {
 	tools := listTools(t, shopSession(t))
 	want := map[string][2]*jsonschema.Schema{
-		"schema_list_tables": {schemaFor[ListTablesInput](), schemaFor[ListTablesOutput]()},
+		"schema_list_tables": {limitSchema(schemaFor[ListTablesInput](), 1, store.MaxPageLimit), schemaFor[ListTablesOutput]()},
 		"schema_get_table":   {schemaFor[GetTableInput](), schemaFor[Table]()},
-		"logic_list":         {schemaFor[ListLogicsInput](), schemaFor[ListLogicsOutput]()},
+		"logic_list":         {limitSchema(schemaFor[ListLogicsInput](), 1, store.MaxPageLimit), schemaFor[ListLogicsOutput]()},
 		"logic_get":          {schemaFor[GetLogicInput](), schemaFor[Logic]()},
 		"release_info":       {schemaFor[ReleaseInfoInput](), schemaFor[ReleaseInfo]()},
 		"schema_search":      searchSchemas(),
+		"schema_join_path":   {joinPathInputSchema(), schemaFor[JoinPathOutput]()},
+		"schema_diff":        {limitSchema(schemaFor[DiffInput](), 1, store.MaxDiffLimit), diffOutputSchema()},
 	}
 	if got := slices.Sorted(maps.Keys(tools)); !slices.Equal(got, toolNames) {
 		t.Errorf("tools = %v, want %v", got, toolNames)
@@ -67,9 +70,10 @@ func TestAdvertisedSchemasComeFromHandlerTypes(t *testing.T) {
 	}
 }
 
-// Schemas use no type arrays for lists (some hosts reject them), close
-// their objects to unknown arguments, and keep a root of type object. The
-// one nullable field is schema_get_table's primaryKey.
+// Schemas use no type arrays (some hosts reject them; strict validators
+// warn), close their objects to unknown arguments, and keep a root of type
+// object. The one nullable field, schema_get_table's primaryKey, is an
+// anyOf of its object and null.
 func TestAdvertisedSchemasArePlain(t *testing.T) {
 	for name, tool := range listTools(t, shopSession(t)) {
 		for which, s := range map[string]any{"inputSchema": tool.InputSchema, "outputSchema": tool.OutputSchema} {
@@ -85,8 +89,11 @@ func TestAdvertisedSchemasArePlain(t *testing.T) {
 				t.Errorf("%s inputSchema: additionalProperties = %v, want false", name, doc["additionalProperties"])
 			}
 			walkSchema(doc, "", func(path string, node map[string]any) {
-				if types, ok := node["type"].([]any); ok && path != "/properties/primaryKey" {
+				if types, ok := node["type"].([]any); ok {
 					t.Errorf("%s %s%s: type %v is an array", name, which, path, types)
+				}
+				if _, ok := node["anyOf"]; ok && path != "/properties/primaryKey" {
+					t.Errorf("%s %s%s: anyOf where only primaryKey may be null", name, which, path)
 				}
 			})
 		}
@@ -105,6 +112,13 @@ func walkSchema(node map[string]any, path string, fn func(string, map[string]any
 			}
 		}
 	}
+	if alts, ok := node["anyOf"].([]any); ok {
+		for i, v := range alts {
+			if m, ok := v.(map[string]any); ok {
+				walkSchema(m, fmt.Sprintf("%s/anyOf/%d", path, i), fn)
+			}
+		}
+	}
 }
 
 // Required input fields are exactly the ones a call cannot do without.
@@ -116,6 +130,8 @@ func TestInputSchemasRequire(t *testing.T) {
 		"logic_list":         nil,
 		"logic_get":          {"name"},
 		"release_info":       nil,
+		"schema_join_path":   {"from", "to"},
+		"schema_diff":        nil,
 	}
 	for name, req := range want {
 		b, _ := json.Marshal(tools[name].InputSchema)
@@ -154,7 +170,7 @@ func getRaw(tb testing.TB, cs *mcp.ClientSession, args map[string]any) map[strin
 	return raw(tb, call(tb, cs, "schema_get_table", args))
 }
 
-// SPEC §8: primaryKey.columns always; name/type only for a one-column key;
+// docs/tools.md: primaryKey.columns always; name/type only for a one-column key;
 // "primaryKey": null without a key.
 func TestGetTablePrimaryKeyShape(t *testing.T) {
 	cs := sessionWith(t, shapeSnapshot(t))
@@ -186,7 +202,7 @@ func TestGetTablePrimaryKeyShape(t *testing.T) {
 	}
 }
 
-// SPEC §8: every foreign key has columns and references.columns;
+// docs/tools.md: every foreign key has columns and references.columns;
 // column/references.column only when it has one column.
 func TestGetTableForeignKeyShape(t *testing.T) {
 	cs := sessionWith(t, shapeSnapshot(t))
@@ -219,7 +235,7 @@ func TestGetTableForeignKeyShape(t *testing.T) {
 	}
 }
 
-// SPEC §8: comment, column comment/default/enum, indexes and referencedBy
+// docs/tools.md: comment, column comment/default/enum, indexes and referencedBy
 // appear when present and are left out when empty.
 func TestGetTableEmptyExtrasAreLeftOut(t *testing.T) {
 	cs := sessionWith(t, shapeSnapshot(t))
@@ -283,7 +299,11 @@ func TestGetTableReferencedBy(t *testing.T) {
 	users := success[Table](t, call(t, cs, "schema_get_table", map[string]any{"table": "main.users"}))
 	var from []string
 	for _, r := range users.ReferencedBy {
-		from = append(from, r.Connection+"."+r.Table)
+		conn := r.Connection
+		if conn == "" { // the table's own
+			conn = users.Connection
+		}
+		from = append(from, conn+"."+r.Table)
 	}
 	for _, want := range []string{"main.posts", "main.purchases"} {
 		if !slices.Contains(from, want) {
@@ -291,9 +311,10 @@ func TestGetTableReferencedBy(t *testing.T) {
 		}
 	}
 	want := []Reference{
-		{Table: "users", Connection: "analytics", Name: "rollup_user_fk", Column: "user_id", Columns: []string{"user_id"}, ReferencedColumns: []string{"id"}},
-		{Table: "posts", Connection: "main", Name: "posts_author_fk", Column: "author_id", Columns: []string{"author_id"}, ReferencedColumns: []string{"id"}},
-		{Table: "purchases", Connection: "main", Name: "purchases_user_fk", Column: "user_id", Columns: []string{"user_id"}, ReferencedColumns: []string{"id"}},
+		// The connection only when it is not the table's own.
+		{Table: "users", Connection: "analytics", Name: "rollup_user_fk", Columns: []string{"user_id"}, ReferencedColumns: []string{"id"}},
+		{Table: "posts", Name: "posts_author_fk", Columns: []string{"author_id"}, ReferencedColumns: []string{"id"}},
+		{Table: "purchases", Name: "purchases_user_fk", Columns: []string{"user_id"}, ReferencedColumns: []string{"id"}},
 	}
 	if diff := cmp.Diff(want, users.ReferencedBy); diff != "" {
 		t.Errorf("main.users referencedBy (-want +got):\n%s", diff)
@@ -306,7 +327,7 @@ func TestGetTableReferencedBy(t *testing.T) {
 	}
 
 	lines := getRaw(t, cs, map[string]any{"table": "order_lines"})["referencedBy"]
-	wantLines := []any{map[string]any{"table": "shipments", "connection": "main", "name": "shipments_line_fk",
+	wantLines := []any{map[string]any{"table": "shipments", "name": "shipments_line_fk",
 		"columns": []any{"order_id", "line_no"}, "referencedColumns": []any{"order_id", "line_no"}}}
 	if diff := cmp.Diff(wantLines, lines); diff != "" {
 		t.Errorf("order_lines referencedBy (-want +got):\n%s", diff)
@@ -355,7 +376,8 @@ func TestGetTableDottedName(t *testing.T) {
 func TestReleaseInfo(t *testing.T) {
 	got := success[ReleaseInfo](t, call(t, shopSession(t), "release_info", map[string]any{}))
 	want := ReleaseInfo{ID: "rel_42", Project: "shop", Environment: "dev", Version: 42,
-		CreatedAt: "2026-11-01T10:00:00Z", SyncedAt: fixedOrigin.SyncedAt, Tables: 6, Logics: 4}
+		CreatedAt: "2026-11-01T10:00:00Z", SyncedAt: fixedOrigin.SyncedAt, Tables: 6, Logics: 4,
+		OtherReleases: []ReleaseRef{}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("release_info (-want +got):\n%s", diff)
 	}

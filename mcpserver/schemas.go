@@ -1,11 +1,10 @@
 package mcpserver
 
 import (
-	"context"
 	"fmt"
+	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // schemaFor infers the JSON schema of T, the one source of a tool's input
@@ -13,7 +12,7 @@ import (
 // sends a JSON null for a list (empty lists are [] or left out), so lists
 // are plain "array" rather than the inferred ["null", "array"], which some
 // MCP hosts reject. A field that is really nullable (a pointer, such as
-// primaryKey) keeps its null.
+// primaryKey) keeps its null, as anyOf (see portableNull).
 func schemaFor[T any]() *jsonschema.Schema {
 	s, err := jsonschema.For[T](nil)
 	if err != nil {
@@ -31,31 +30,35 @@ func tighten(s *jsonschema.Schema) {
 		s.Type, s.Types = "array", nil
 	}
 	tighten(s.Items)
-	for _, p := range s.Properties {
+	for name, p := range s.Properties {
 		tighten(p)
+		switch {
+		case len(p.Types) != 2 || p.Types[0] != "null":
+		case !slices.Contains(s.Required, name):
+			// An optional pointer is left out when nil, never null.
+			p.Type, p.Types = p.Types[1], nil
+		default:
+			s.Properties[name] = portableNull(p)
+		}
 	}
 }
 
-// addTool registers a typed tool whose schemas are inferred from In and
-// Out (see schemaFor) unless t already holds them (adjusted in code).
-//
-// go-sdk validates the arguments against the input schema, as for any
-// typed tool. The answer is another matter: given a typed Out, go-sdk
-// would marshal it, decode that into a map to validate it against the
-// output schema and marshal it again, for every call — most of a call's
-// cost, and growing with the answer (10,000 tables). Here h's result
-// already carries the answer as JSON, written once by answer, and go-sdk
-// sees no Out to redo it. The output schema is still declared from Out,
-// and the tests check every tool's answers against it.
-func addTool[In, Out any](s *Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
-	if t.InputSchema == nil {
-		t.InputSchema = schemaFor[In]()
-	}
-	if t.OutputSchema == nil {
-		t.OutputSchema = schemaFor[Out]()
-	}
-	mcp.AddTool(s.Server, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
-		res, _, err := h(ctx, req, in)
-		return res, nil, err
-	})
+// portableNull rewrites a required, nullable value, {"type": ["null",
+// "object"], ...} as go-sdk infers a pointer, as {"anyOf": [{...the
+// object...}, {"type": "null"}]}: type arrays draw warnings from strict validators
+// (the MCP Inspector's) and are refused by some hosts, where anyOf is
+// understood everywhere. The description stays on the outside.
+func portableNull(s *jsonschema.Schema) *jsonschema.Schema {
+	obj := *s
+	obj.Types, obj.Type, obj.Description = nil, s.Types[1], ""
+	return &jsonschema.Schema{Description: s.Description,
+		AnyOf: []*jsonschema.Schema{&obj, {Type: "null"}}}
+}
+
+// limitSchema bounds the "limit" property of an input schema and returns
+// the schema.
+func limitSchema(in *jsonschema.Schema, lo, hi int) *jsonschema.Schema {
+	min, max := float64(lo), float64(hi)
+	in.Properties["limit"].Minimum, in.Properties["limit"].Maximum = &min, &max
+	return in
 }

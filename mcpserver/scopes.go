@@ -2,37 +2,30 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
+	"encoding/json"
 	"slices"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/mcpserver/access"
 	"github.com/hubsnap/hubsnap/store"
 )
 
-// Scopes (SPEC §10). Over stdio, and over HTTP while no token exists, a
-// request carries no token and may read everything. With a token, each
-// tool, resource and completion needs the scope below; tools/list and
+// Scopes (docs/team.md). Over stdio, and over HTTP while no token exists,
+// a request carries no token and may read everything. With a token, each
+// tool needs one of the scopes addTool registered it with, and each
+// resource and completion the scope of its URI; tools/list and
 // resources/list show everything (they reveal no release data).
-
-// toolScopes is the scope each tool needs. schema_search needs table:read
-// or logic:read, and finds only the kinds its token may read.
-var toolScopes = map[string]access.Scope{
-	"schema_list_tables": access.TableRead,
-	"schema_get_table":   access.TableRead,
-	"logic_list":         access.LogicRead,
-	"logic_get":          access.LogicRead,
-	"release_info":       access.ReleaseRead,
-}
-
-// codeForbidden is the JSON-RPC error code of a resource read or a
-// completion that the token's scopes do not cover. (Tools answer a tool
-// error with code FORBIDDEN instead.) JSON-RPC leaves -32000 to -32099 to
-// servers; MCP names no code for this.
-const codeForbidden = -32001
+// schema_search needs table:read or logic:read, and finds only the kinds
+// its token may read.
+//
+// Two layers check. Here, in the MCP layer (checkScopes), a tool call
+// outside the scopes answers the FORBIDDEN tool error and a resource a
+// JSON-RPC error: what issued tokens get (docs/team.md). With OAuth, the HTTP
+// layer decides first, from the request body (missingScopes), and answers
+// 403 with the insufficient_scope challenge, so that the client can ask
+// the user for more; the MCP layer stays as a second guard.
 
 // grantedScopes returns the scopes of the request's token, and false when
 // the request carries no token (stdio, or HTTP without tokens) and may
@@ -62,7 +55,7 @@ func resourceScope(uri string) access.Scope {
 // checkScopes refuses what the request's token may not read: a tool call
 // gets a FORBIDDEN tool error, a resource read, subscription or
 // completion a JSON-RPC error.
-func checkScopes(next mcp.MethodHandler) mcp.MethodHandler {
+func (s *Server) checkScopes(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		granted, limited := grantedScopes(req)
 		if !limited {
@@ -70,11 +63,8 @@ func checkScopes(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		switch p := req.GetParams().(type) {
 		case *mcp.CallToolParamsRaw:
-			if need, ok := toolScopes[p.Name]; ok && !access.Allows(granted, need) {
+			if need, ok := s.scopes[p.Name]; ok && !allowsAny(granted, need) {
 				return forbiddenTool(p.Name, granted, need), nil
-			}
-			if p.Name == "schema_search" && len(searchKinds(granted)) == 0 {
-				return forbiddenTool(p.Name, granted, "table:read or logic:read"), nil
 			}
 		case *mcp.ReadResourceParams:
 			if err := checkResource(granted, p.URI); err != nil {
@@ -90,6 +80,16 @@ func checkScopes(next mcp.MethodHandler) mcp.MethodHandler {
 					return nil, err
 				}
 			}
+		case *mcp.SubscriptionsListenParams:
+			// go-sdk subscribes a listen stream's URIs without passing
+			// them through this middleware again.
+			if p.Notifications != nil {
+				for _, uri := range p.Notifications.ResourceSubscriptions {
+					if err := checkResource(granted, uri); err != nil {
+						return nil, err
+					}
+				}
+			}
 		}
 		return next(ctx, method, req)
 	}
@@ -100,17 +100,17 @@ func checkResource(granted []string, uri string) error {
 	if need == "" || access.Allows(granted, need) {
 		return nil
 	}
-	return &jsonrpc.Error{Code: codeForbidden, Message: forbiddenMessage(granted, need)}
+	return forbiddenResource(granted, need)
 }
 
-func forbiddenTool(tool string, granted []string, need access.Scope) *mcp.CallToolResult {
-	msg := fmt.Sprintf("%s: %s", tool, forbiddenMessage(granted, need))
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{
-		Text: (&toolError{Code: store.Forbidden, Message: msg}).Error()}}}
-}
-
-func forbiddenMessage(granted []string, need access.Scope) string {
-	return fmt.Sprintf("this token's scopes (%s) do not include %s", strings.Join(granted, ", "), need)
+// allowsAny reports whether the granted patterns include one of need.
+func allowsAny(granted []string, need []access.Scope) bool {
+	for _, n := range need {
+		if access.Allows(granted, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // searchKinds returns the kinds of hits the scopes may see: tables and
@@ -134,17 +134,99 @@ func visibleKinds(req mcp.Request, asked []store.Kind) ([]store.Kind, error) {
 	if !limited {
 		return asked, nil
 	}
+	kinds, need := narrowKinds(granted, asked)
+	if need != "" {
+		return nil, store.Errorf(store.Forbidden, "schema_search: %s", forbiddenMessage(granted, []access.Scope{need}))
+	}
+	return kinds, nil
+}
+
+// narrowKinds is visibleKinds for granted scopes: the kinds to search, or
+// the scope needed when the token may see none of those asked.
+func narrowKinds(granted []string, asked []store.Kind) ([]store.Kind, access.Scope) {
 	may := searchKinds(granted)
 	if len(asked) == 0 {
-		return may, nil
+		return may, ""
 	}
 	kinds := slices.DeleteFunc(slices.Clone(asked), func(k store.Kind) bool { return !slices.Contains(may, k) })
 	if len(kinds) == 0 {
-		need := access.TableRead
 		if slices.Contains(asked, store.KindLogic) {
-			need = access.LogicRead
+			return nil, access.LogicRead
 		}
-		return nil, store.Errorf(store.Forbidden, "schema_search: %s", forbiddenMessage(granted, need))
+		return nil, access.TableRead
 	}
-	return kinds, nil
+	return kinds, ""
+}
+
+// searchToolName is schema_search's name: its kinds argument narrows the
+// scope it needs (see missingScope).
+const searchToolName = "schema_search"
+
+// missingScopes returns the scope that one of msgs (JSON-RPC requests from
+// an HTTP body) needs and granted lacks, or "" when granted covers them
+// all or the body cannot tell (then the MCP layer decides). For a tool
+// that any of several scopes opens (schema_search), it names the first.
+func (s *Server) missingScopes(granted []string, msgs []rpcMessage) access.Scope {
+	for _, m := range msgs {
+		if need := s.missingScope(granted, m); need != "" {
+			return need
+		}
+	}
+	return ""
+}
+
+func (s *Server) missingScope(granted []string, m rpcMessage) access.Scope {
+	resource := func(uri string) access.Scope {
+		if need := resourceScope(uri); need != "" && !access.Allows(granted, need) {
+			return need
+		}
+		return ""
+	}
+	switch m.Method {
+	case "tools/call":
+		var p struct {
+			Name      string `json:"name"`
+			Arguments struct {
+				Kinds []store.Kind `json:"kinds"`
+			} `json:"arguments"`
+		}
+		json.Unmarshal(m.Params, &p)
+		need, ok := s.scopes[p.Name]
+		switch {
+		case !ok:
+			return "" // unknown: MCP answers -32602
+		case !allowsAny(granted, need):
+			return need[0]
+		case p.Name == searchToolName:
+			_, missing := narrowKinds(granted, p.Arguments.Kinds)
+			return missing
+		}
+	case "resources/read", "resources/subscribe":
+		var p struct {
+			URI string `json:"uri"`
+		}
+		json.Unmarshal(m.Params, &p)
+		return resource(p.URI)
+	case "completion/complete":
+		var p struct {
+			Ref struct {
+				URI string `json:"uri"`
+			} `json:"ref"`
+		}
+		json.Unmarshal(m.Params, &p)
+		return resource(p.Ref.URI)
+	case "subscriptions/listen":
+		var p struct {
+			Notifications struct {
+				ResourceSubscriptions []string `json:"resourceSubscriptions"`
+			} `json:"notifications"`
+		}
+		json.Unmarshal(m.Params, &p)
+		for _, uri := range p.Notifications.ResourceSubscriptions {
+			if need := resource(uri); need != "" {
+				return need
+			}
+		}
+	}
+	return ""
 }

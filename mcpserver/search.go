@@ -6,6 +6,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/mcpserver/access"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -46,7 +47,7 @@ words of three or more letters also match as prefixes ("purch" finds purchases).
 	}
 	schemas := searchSchemas()
 	t.InputSchema, t.OutputSchema = schemas[0], schemas[1]
-	addTool(s, t, s.search)
+	addTool[SearchInput, SearchOutput](s, t, []access.Scope{access.TableRead, access.LogicRead}, s.search)
 }
 
 // searchSchemas returns the input and output schemas of schema_search:
@@ -55,8 +56,7 @@ words of three or more letters also match as prefixes ("purch" finds purchases).
 func searchSchemas() [2]*jsonschema.Schema {
 	in, out := schemaFor[SearchInput](), schemaFor[SearchOutput]()
 	in.Properties["kinds"].Items.Enum = enum(store.Kinds)
-	minLimit, maxLimit := 1.0, float64(store.MaxSearchLimit)
-	in.Properties["limit"].Minimum, in.Properties["limit"].Maximum = &minLimit, &maxLimit
+	limitSchema(in, 1, store.MaxSearchLimit)
 	hit := out.Properties["hits"].Items
 	hit.Properties["kind"].Enum = enum(store.Kinds)
 	hit.Properties["match"].Enum = enum([]string{store.MatchName, store.MatchParam, store.MatchComment,
@@ -73,7 +73,7 @@ func enum[T ~string](values []T) []any {
 	return out
 }
 
-func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, SearchOutput, error) {
+func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in SearchInput) ([]byte, error) {
 	q := store.SearchQuery{Text: in.Query, Limit: in.Limit}
 	for _, k := range in.Kinds {
 		q.Kinds = append(q.Kinds, store.Kind(k))
@@ -82,17 +82,26 @@ func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in Search
 	// left out afterwards but never searched, so limit and more stay true.
 	kinds, err := visibleKinds(req, q.Kinds)
 	if err != nil {
-		return nil, SearchOutput{}, s.fail(ctx, "schema_search", err)
+		return nil, err
 	}
 	q.Kinds = kinds
 	res, err := s.store.Search(ctx, s.target, q)
 	if err != nil {
-		return nil, SearchOutput{}, s.fail(ctx, "schema_search", err)
+		return nil, err
 	}
 	out := SearchOutput{Hits: make([]Hit, len(res.Hits)), More: res.More}
 	for i, h := range res.Hits {
 		out.Hits[i] = Hit{Kind: string(h.Kind), Table: h.Table, Connection: h.Connection, Column: h.Column,
 			Logic: h.Logic, Match: h.Matched, Text: h.Text}
 	}
-	return answer(out)
+	// Hits of very long names may pass the answer's budget (unless limit
+	// was raised): the last ones go, and more says there are more.
+	budget := store.AnswerBudget * max(1, in.Limit/store.DefaultSearchLimit)
+	for {
+		answer, err := marshal(out)
+		if err != nil || len(answer) <= budget || len(out.Hits) == 0 {
+			return answer, err
+		}
+		out.Hits, out.More = out.Hits[:len(out.Hits)*3/4], true
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/indexer"
@@ -201,7 +203,6 @@ func TestSearchArgumentValidation(t *testing.T) {
 		{"one bad kind among good", map[string]any{"query": "user", "kinds": []string{"table", "tables"}}, "kinds"},
 		{"kind upper case", map[string]any{"query": "user", "kinds": []string{"TABLE"}}, "kinds"},
 		{"kinds a string", map[string]any{"query": "user", "kinds": "table"}, "kinds"},
-		{"kinds null", json.RawMessage(`{"query":"user","kinds":null}`), "kinds"},
 		{"kinds of numbers", map[string]any{"query": "user", "kinds": []int{1}}, "kinds"},
 		// 0 is what "left out" decodes to, but a client that sends it
 		// explicitly breaks the advertised minimum of 1: the schema
@@ -211,11 +212,10 @@ func TestSearchArgumentValidation(t *testing.T) {
 		{"limit 101", map[string]any{"query": "user", "limit": 101}, "limit"},
 		{"limit 2.5", map[string]any{"query": "user", "limit": 2.5}, "limit"},
 		{"limit string", map[string]any{"query": "user", "limit": "5"}, "limit"},
-		{"limit null", json.RawMessage(`{"query":"user","limit":null}`), "limit"},
 		{"limit huge", json.RawMessage(`{"query":"user","limit":9223372036854775808}`), "limit"},
 		{"missing query", map[string]any{}, "query"},
 		{"only limit", map[string]any{"limit": 5}, "query"},
-		{"query null", map[string]any{"query": nil}, "query"},
+		{"query null", map[string]any{"query": nil}, "query"}, // null is left out: query is missing
 		{"query number", map[string]any{"query": 5}, "query"},
 		{"query list", map[string]any{"query": []string{"user"}}, "query"},
 		{"null arguments", json.RawMessage(`null`), "query"},
@@ -1052,5 +1052,40 @@ func TestSearchKindsFindHitsPastOtherMatches(t *testing.T) {
 				t.Logf("%q kinds %v limit %d: more is set with its only hit: %s", tc.query, tc.kinds, limit, text(t, res))
 			}
 		}
+	}
+}
+
+// An optional argument that is null is taken as left out, not refused with
+// a validator's wording.
+func TestNullOptionalArguments(t *testing.T) {
+	cs := shopSession(t)
+	want := text(t, call(t, cs, "schema_search", map[string]any{"query": "user"}))
+	for _, args := range []json.RawMessage{
+		json.RawMessage(`{"query":"user","kinds":null}`),
+		json.RawMessage(`{"query":"user","limit":null}`),
+		json.RawMessage(`{"query":"user","kinds":null,"limit":null}`),
+	} {
+		if got := text(t, call(t, cs, "schema_search", args)); got != want {
+			t.Errorf("%s: %s, want the answer without them: %s", args, got, want)
+		}
+	}
+	for tool, args := range map[string]json.RawMessage{
+		"schema_list_tables": json.RawMessage(`{"connection":null,"cursor":null,"limit":null}`),
+		"logic_list":         json.RawMessage(`{"cursor":null,"limit":null}`),
+		"schema_get_table":   json.RawMessage(`{"table":"posts","connection":null,"cursor":null}`),
+	} {
+		if res := call(t, cs, tool, args); res.IsError {
+			t.Errorf("%s %s: %s", tool, args, text(t, res))
+		}
+	}
+}
+
+// hubsnap declares no prompts: their methods are not found.
+func TestNoPrompts(t *testing.T) {
+	cs := shopSession(t)
+	_, err := cs.ListPrompts(context.Background(), nil)
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || je.Code != jsonrpc.CodeMethodNotFound {
+		t.Errorf("prompts/list: %v, want -32601", err)
 	}
 }

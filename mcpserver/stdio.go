@@ -37,7 +37,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 	t := &mcp.IOTransport{Reader: pr, Writer: nopCloser{out}}
 	// Run waits for calls in flight when ctx ends; cancel them at once.
 	defer context.AfterFunc(ctx, s.Shutdown)()
-	err := s.Run(ctx, t)
+	err := s.mcp.Run(ctx, t)
 	pr.Close()
 	if ctx.Err() != nil {
 		return nil // a signal asked us to stop: that is a clean exit
@@ -69,14 +69,23 @@ func (q *requestReader) pump(ctx context.Context) {
 		case tooLong:
 			q.out.reply(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message over %d bytes", maxLine))
 		case len(msg) == 0:
+		case msg[0] == '[' && json.Valid(msg):
+			n, ok := q.batch(msg)
+			if !ok {
+				return // the session is gone
+			}
+			requests += n
 		default:
-			request, id, code, why := check(msg)
-			if code != 0 {
-				q.out.reply(id, code, why)
+			c := check(msg)
+			if c.code != 0 {
+				q.out.reply(c.id, c.code, c.why)
 				break
 			}
-			if request {
+			if c.answered() {
 				requests++
+			}
+			if c.method == "initialize" {
+				q.out.expectInitialize(c.id)
 			}
 			if _, werr := q.dst.Write(append(msg, '\n')); werr != nil {
 				return // the session is gone
@@ -112,87 +121,120 @@ func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 	}
 }
 
-// check decodes one line. It returns a JSON-RPC error code (and the id to
-// answer, and why) for a line go-sdk cannot take, or code 0 and whether
-// the line is a request: a call with an id, which will be answered.
-func check(msg []byte) (request bool, id json.RawMessage, code int64, why string) {
-	switch {
-	case !json.Valid(msg):
-		return false, nil, jsonrpc.CodeParseError, "parse error: the line is not JSON"
-	case msg[0] == '[':
-		return false, nil, jsonrpc.CodeInvalidRequest, "JSON-RPC batches are not supported"
-	case msg[0] != '{':
-		return false, nil, jsonrpc.CodeInvalidRequest, "a JSON-RPC message must be an object"
-	}
-	m, err := jsonrpc.DecodeMessage(msg)
-	if err != nil {
-		var m struct {
-			ID json.RawMessage `json:"id"`
-		}
-		json.Unmarshal(msg, &m)
-		if len(m.ID) == 0 || (m.ID[0] != '"' && (m.ID[0] < '0' || m.ID[0] > '9') && m.ID[0] != '-') {
-			m.ID = nil // only a string or a number can be echoed back
-		}
-		return false, m.ID, jsonrpc.CodeInvalidRequest, "invalid request: " + err.Error()
-	}
-	req, ok := m.(*jsonrpc.Request)
-	return ok && req.IsCall(), nil, 0, ""
+// checked is what check found of a message.
+type checked struct {
+	request bool            // a call with an id: a response will come
+	method  string          // of a request or a notification
+	id      json.RawMessage // of a request, or to answer an invalid one with
+	code    int64           // a JSON-RPC error code for a message go-sdk cannot take
+	why     string
 }
 
-// responseCounter passes the transport's output through and counts the
-// responses (messages with an id and no method) in it.
+// answered reports whether the message is a request whose response the
+// end of input waits for. A 2026-07-28 subscriptions/listen stays open
+// until it is cancelled: its response never comes by itself, so waiting
+// for it would hold the exit for drainTimeout.
+func (c checked) answered() bool {
+	return c.request && c.method != "subscriptions/listen"
+}
+
+// check decodes one message (a line, or an element of a batch).
+func check(msg []byte) checked {
+	switch {
+	case !json.Valid(msg):
+		return checked{code: jsonrpc.CodeParseError, why: "parse error: the line is not JSON"}
+	case msg[0] == '[':
+		return checked{code: jsonrpc.CodeInvalidRequest, why: "JSON-RPC batches are not supported"}
+	case msg[0] != '{':
+		return checked{code: jsonrpc.CodeInvalidRequest, why: "a JSON-RPC message must be an object"}
+	}
+	var ids struct {
+		ID json.RawMessage `json:"id"`
+	}
+	json.Unmarshal(msg, &ids)
+	m, err := jsonrpc.DecodeMessage(msg)
+	if err != nil {
+		if len(ids.ID) == 0 || (ids.ID[0] != '"' && (ids.ID[0] < '0' || ids.ID[0] > '9') && ids.ID[0] != '-') {
+			ids.ID = nil // only a string or a number can be echoed back
+		}
+		return checked{id: ids.ID, code: jsonrpc.CodeInvalidRequest, why: "invalid request: " + err.Error()}
+	}
+	req, ok := m.(*jsonrpc.Request)
+	if !ok {
+		return checked{}
+	}
+	return checked{request: req.IsCall(), method: req.Method, id: ids.ID}
+}
+
+// responseCounter passes the transport's output through, a line at a
+// time, and counts the responses (messages with an id and no method) in
+// it. It learns the protocol version the session negotiated from the
+// response to initialize, and holds the responses to a batch's requests
+// until it can write them together (see stdio_batch.go).
 type responseCounter struct {
 	w       io.Writer
 	mu      sync.Mutex
 	partial []byte
 	n       int
 	changed chan struct{} // closed and replaced when n grows
+
+	initID  string // the initialize request's id, until it is answered
+	version string // the protocol version negotiated; "" before
+	batches map[string]*batchGroup
 }
 
 func (c *responseCounter) Write(p []byte) (int, error) {
 	c.mu.Lock() // held across the write, so reply cannot interleave
 	defer c.mu.Unlock()
-	n, err := c.w.Write(p)
-	c.partial = append(c.partial, p[:n]...)
+	c.partial = append(c.partial, p...)
 	for {
 		i := bytes.IndexByte(c.partial, '\n')
 		if i < 0 {
 			break
 		}
-		if isResponse(c.partial[:i]) {
+		line := c.partial[:i+1]
+		c.partial = c.partial[i+1:]
+		id, response := responseID(line[:i])
+		if response {
 			c.n++
 			if c.changed != nil {
 				close(c.changed)
 				c.changed = nil
 			}
+			if id == c.initID && c.initID != "" {
+				c.version, c.initID = negotiated(line), ""
+			}
+			if g := c.batches[id]; g != nil {
+				c.collect(id, g, line[:i])
+				continue
+			}
 		}
-		c.partial = c.partial[i+1:]
+		if _, err := c.w.Write(line); err != nil {
+			return len(p), err
+		}
 	}
-	return n, err
+	return len(p), nil
 }
 
 // reply writes an error response of the reader's own (not counted: it
 // answers no request the transport saw).
 func (c *responseCounter) reply(id json.RawMessage, code int64, message string) {
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	b, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   jsonrpc.Error   `json:"error"`
-	}{"2.0", id, jsonrpc.Error{Code: code, Message: message}})
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.w.Write(append(b, '\n'))
+	c.w.Write(append(errorResponse(id, code, message), '\n'))
 }
 
-func isResponse(line []byte) bool {
+// responseID returns the id of a response (a message with an id and no
+// method), as its JSON text.
+func responseID(line []byte) (string, bool) {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
 	}
-	return json.Unmarshal(line, &m) == nil && m.Method == "" && len(m.ID) > 0
+	if json.Unmarshal(line, &m) != nil || m.Method != "" || len(m.ID) == 0 {
+		return "", false
+	}
+	return string(m.ID), true
 }
 
 // wait returns once n responses were written, ctx is done or timeout passed.

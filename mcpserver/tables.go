@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/mcpserver/access"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -15,11 +16,15 @@ const maxName = 1024
 // ListTablesInput is the input of schema_list_tables.
 type ListTablesInput struct {
 	Connection string `json:"connection,omitempty" jsonschema:"only the tables of this database connection, e.g. main"`
+	Cursor     string `json:"cursor,omitempty" jsonschema:"the nextCursor of the page before; left out for the first page"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"the most tables in a page; 500 when left out"`
 }
 
 // ListTablesOutput is the output of schema_list_tables.
 type ListTablesOutput struct {
-	Tables []TableRef `json:"tables" jsonschema:"every table of the release, sorted by connection, then name"`
+	Tables     []TableRef `json:"tables" jsonschema:"a page of the release's tables, sorted by connection, then name"`
+	Total      int        `json:"total" jsonschema:"how many tables there are in all (in the connection, when one is given)"`
+	NextCursor string     `json:"nextCursor,omitempty" jsonschema:"more tables follow: pass this as cursor for the next page"`
 }
 
 // TableRef names a table.
@@ -32,6 +37,7 @@ type TableRef struct {
 type GetTableInput struct {
 	Table      string `json:"table" jsonschema:"the table name; 'connection.table' also works"`
 	Connection string `json:"connection,omitempty" jsonschema:"the table's database connection, needed when the name is in several"`
+	Cursor     string `json:"cursor,omitempty" jsonschema:"the nextCursor of an answer about this table, for its next columns"`
 }
 
 // Table is the output of schema_get_table (the shape of MCP-002).
@@ -40,11 +46,21 @@ type Table struct {
 	Connection string `json:"connection"`
 	Comment    string `json:"comment,omitempty"`
 	// PrimaryKey is null when the table has none.
-	PrimaryKey   *Key         `json:"primaryKey" jsonschema:"the primary key, or null when the table has none"`
-	Columns      []Column     `json:"columns" jsonschema:"every column, in table order"`
+	PrimaryKey *Key     `json:"primaryKey" jsonschema:"the primary key, or null when the table has none"`
+	Columns    []Column `json:"columns" jsonschema:"every column, in table order (on a very wide table, those that fit: see columnsTotal)"`
+	// ColumnsTotal and NextCursor are set when the columns did not all fit
+	// in the answer (docs/tools.md).
+	ColumnsTotal int          `json:"columnsTotal,omitempty" jsonschema:"how many columns the table has, when this answer lists only some"`
+	NextCursor   string       `json:"nextCursor,omitempty" jsonschema:"more columns follow: call again with this as cursor"`
 	ForeignKeys  []ForeignKey `json:"foreignKeys" jsonschema:"the table's foreign keys; empty when none"`
-	Indexes      []Index      `json:"indexes,omitempty" jsonschema:"secondary indexes, when there are any"`
-	ReferencedBy []Reference  `json:"referencedBy,omitempty" jsonschema:"foreign keys of other tables that point here, when there are any"`
+	// ForeignKeysTotal counts them all when they did not all fit.
+	ForeignKeysTotal int     `json:"foreignKeysTotal,omitempty" jsonschema:"how many foreign keys the table has, when this answer lists only some"`
+	Indexes          []Index `json:"indexes,omitempty" jsonschema:"secondary indexes, when there are any"`
+	// IndexesTotal counts them all when they did not all fit.
+	IndexesTotal int         `json:"indexesTotal,omitempty" jsonschema:"how many indexes the table has, when this answer lists only some"`
+	ReferencedBy []Reference `json:"referencedBy,omitempty" jsonschema:"foreign keys of other tables that point here, when there are any; at most 100"`
+	// ReferencedByTotal counts them all when there are more than listed.
+	ReferencedByTotal int `json:"referencedByTotal,omitempty" jsonschema:"how many foreign keys point here, when there are more than referencedBy lists"`
 }
 
 // Key is a primary key. Name and Type are set when it has one column.
@@ -52,6 +68,8 @@ type Key struct {
 	Name    string      `json:"name,omitempty" jsonschema:"the key column, when the key has one"`
 	Type    string      `json:"type,omitempty" jsonschema:"its type, when the key has one column"`
 	Columns []KeyColumn `json:"columns" jsonschema:"the key's columns, in key order"`
+	// ColumnsTotal counts them all when they did not all fit.
+	ColumnsTotal int `json:"columnsTotal,omitempty" jsonschema:"how many columns the key has, when this answer lists only some"`
 }
 
 // KeyColumn is a column of a primary key.
@@ -68,6 +86,8 @@ type Column struct {
 	Comment  string   `json:"comment,omitempty"`
 	Default  string   `json:"default,omitempty" jsonschema:"the default expression, as written in the schema"`
 	Enum     []string `json:"enum,omitempty" jsonschema:"the allowed values, when the column has a fixed set"`
+	// Truncated is set on a column too long for its answer.
+	Truncated bool `json:"truncated,omitempty" jsonschema:"the comment and default are cut to 500 characters and enum to its first 20 values"`
 }
 
 // ForeignKey is a foreign key of the table. Column and References.Column
@@ -99,25 +119,26 @@ type Index struct {
 // Reference is a foreign key of another table that points at this one.
 type Reference struct {
 	Table      string   `json:"table" jsonschema:"the referencing table"`
-	Connection string   `json:"connection"`
-	Name       string   `json:"name,omitempty"`
-	Column     string   `json:"column,omitempty" jsonschema:"the referencing column, when the key has one"`
+	Connection string   `json:"connection,omitempty" jsonschema:"its connection, when it is not this table's"`
+	Name       string   `json:"name,omitempty" jsonschema:"the foreign key's name, when it has one"`
 	Columns    []string `json:"columns" jsonschema:"the referencing columns"`
 	// ReferencedColumns are columns of this table.
 	ReferencedColumns []string `json:"referencedColumns" jsonschema:"the columns of this table they point at"`
 }
 
 func (s *Server) addTableTools() {
-	addTool(s, &mcp.Tool{
+	list := &mcp.Tool{
 		Name:  "schema_list_tables",
 		Title: "List tables",
-		Description: `List every table of the current release: name and database connection, sorted.
-Use it to see what tables exist, then schema_get_table for columns and keys. In a large
-schema (hundreds of tables), use schema_search to find the ones you need instead.`,
+		Description: `List the tables of the current release (name and database connection), a page of
+500 at a time, sorted; "total" counts them all and "nextCursor" fetches the next page.
+On a large schema, find tables with schema_search instead of paging through all of them.`,
 		Annotations: readOnly("List tables"),
-	}, s.listTables)
+		InputSchema: limitSchema(schemaFor[ListTablesInput](), 1, store.MaxPageLimit),
+	}
+	addTool[ListTablesInput, ListTablesOutput](s, list, []access.Scope{access.TableRead}, s.listTables)
 
-	addTool(s, &mcp.Tool{
+	addTool[GetTableInput, Table](s, &mcp.Tool{
 		Name:  "schema_get_table",
 		Title: "Get a table",
 		Description: `Get one table of the current release: every column (name, type, nullable, and
@@ -126,100 +147,58 @@ referencedBy (foreign keys of other tables pointing here). Use it before writing
 API or test code for that table. "table" may be "connection.table"; a name present in
 several connections answers AMBIGUOUS with the qualified names to choose from.`,
 		Annotations: readOnly("Get a table"),
-	}, s.getTable)
+	}, []access.Scope{access.TableRead}, s.getTable)
 }
 
-func (s *Server) listTables(ctx context.Context, _ *mcp.CallToolRequest, in ListTablesInput) (*mcp.CallToolResult, ListTablesOutput, error) {
+func (s *Server) listTables(ctx context.Context, _ *mcp.CallToolRequest, in ListTablesInput) ([]byte, error) {
 	if err := checkName("connection", in.Connection, false); err != nil {
-		return nil, ListTablesOutput{}, s.fail(ctx, "schema_list_tables", err)
+		return nil, err
 	}
-	refs, err := s.store.Tables(ctx, s.target, in.Connection)
-	if err != nil {
-		return nil, ListTablesOutput{}, s.fail(ctx, "schema_list_tables", err)
-	}
-	out := ListTablesOutput{Tables: make([]TableRef, len(refs))}
-	for i, r := range refs {
-		out.Tables[i] = TableRef{Name: r.Name, Connection: r.Connection}
-	}
-	return answer(out)
+	return s.store.TablesPage(ctx, s.target, in.Connection, store.PageRequest{Cursor: in.Cursor, Limit: in.Limit})
 }
 
-func (s *Server) getTable(ctx context.Context, _ *mcp.CallToolRequest, in GetTableInput) (*mcp.CallToolResult, Table, error) {
-	if err := checkName("table", in.Table, true); err != nil {
-		return nil, Table{}, s.fail(ctx, "schema_get_table", err)
+func (s *Server) getTable(ctx context.Context, _ *mcp.CallToolRequest, in GetTableInput) ([]byte, error) {
+	if err := checkTableName("table", in.Table); err != nil {
+		return nil, err
 	}
 	if err := checkName("connection", in.Connection, false); err != nil {
-		return nil, Table{}, s.fail(ctx, "schema_get_table", err)
+		return nil, err
 	}
-	t, err := s.store.Table(ctx, s.target, in.Connection, in.Table)
+	if in.Cursor != "" {
+		conn, name, ok := store.CursorTable(in.Cursor)
+		if ok && (name != in.Table && conn+"."+name != in.Table || in.Connection != "" && in.Connection != conn) {
+			return nil, invalid("this cursor pages the columns of table %s.%s, not of %q: call without a cursor", conn, name, in.Table)
+		}
+		return s.store.TableJSONFrom(ctx, s.target, in.Cursor)
+	}
+	answer, err := s.store.TableJSON(ctx, s.target, in.Connection, in.Table)
 	// A bare name that is not a table may be "connection.table".
 	if store.ErrorCode(err) == store.NotFound && in.Connection == "" {
 		if conn, name, ok := strings.Cut(in.Table, "."); ok && conn != "" && name != "" {
-			if t2, err2 := s.store.Table(ctx, s.target, conn, name); err2 == nil || store.ErrorCode(err2) != store.NotFound {
-				t, err = t2, err2
+			if a2, err2 := s.store.TableJSON(ctx, s.target, conn, name); err2 == nil || store.ErrorCode(err2) != store.NotFound {
+				answer, err = a2, err2
 			}
 		}
 	}
-	if err != nil {
-		return nil, Table{}, s.fail(ctx, "schema_get_table", err)
-	}
-	return answer(tableOut(t))
-}
-
-// tableOut shapes a table as MCP-002 does, leaving out empty extras.
-func tableOut(t *store.Table) Table {
-	out := Table{Name: t.Name, Connection: t.Connection, Comment: t.Comment,
-		Columns: make([]Column, len(t.Columns)), ForeignKeys: []ForeignKey{}}
-	types := map[string]string{}
-	for i, c := range t.Columns {
-		types[c.Name] = c.Type
-		out.Columns[i] = Column{Name: c.Name, Type: c.Type, Nullable: c.Nullable, Comment: c.Comment,
-			Default: c.Default, Enum: c.Enum}
-	}
-	if len(t.PrimaryKey) > 0 {
-		k := &Key{Columns: make([]KeyColumn, len(t.PrimaryKey))}
-		for i, c := range t.PrimaryKey {
-			k.Columns[i] = KeyColumn{Name: c, Type: types[c]}
-		}
-		if len(k.Columns) == 1 {
-			k.Name, k.Type = k.Columns[0].Name, k.Columns[0].Type
-		}
-		out.PrimaryKey = k
-	}
-	for _, fk := range t.ForeignKeys {
-		f := ForeignKey{Name: fk.Name, Columns: fk.Columns, OnDelete: fk.OnDelete,
-			References: References{Table: fk.RefTable, Columns: fk.RefColumns}}
-		if fk.RefConnection != t.Connection {
-			f.References.Connection = fk.RefConnection
-		}
-		if len(fk.Columns) == 1 {
-			f.Column = fk.Columns[0]
-		}
-		if len(fk.RefColumns) == 1 {
-			f.References.Column = fk.RefColumns[0]
-		}
-		out.ForeignKeys = append(out.ForeignKeys, f)
-	}
-	for _, ix := range t.Indexes {
-		out.Indexes = append(out.Indexes, Index{Name: ix.Name, Columns: ix.Columns, Unique: ix.Unique})
-	}
-	for _, r := range t.ReferencedBy {
-		ref := Reference{Table: r.Table, Connection: r.Connection, Name: r.Name, Columns: r.Columns,
-			ReferencedColumns: r.RefColumns}
-		if len(r.Columns) == 1 {
-			ref.Column = r.Columns[0]
-		}
-		out.ReferencedBy = append(out.ReferencedBy, ref)
-	}
-	return out
+	return answer, err
 }
 
 // checkName rejects names no table, connection or logic can have.
 func checkName(what, name string, required bool) error {
+	return checkNameOf(what, name, required, maxName)
+}
+
+// checkTableName is checkName for a table argument, which may be
+// "connection.table": two names and a dot.
+func checkTableName(what, name string) error {
+	return checkNameOf(what, name, true, 2*maxName+1)
+}
+
+func checkNameOf(what, name string, required bool, max int) error {
 	switch {
 	case name == "" && required:
 		return invalid("%s is required", what)
-	case len(name) > maxName:
+	case len(name) > max:
 		return invalid("%s is %d bytes long; names are at most %d", what, len(name), maxName)
 	case strings.ContainsRune(name, 0):
 		return invalid("%s holds a NUL byte", what)

@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/hubsnap/hubsnap/store/atomicfile"
 )
 
 // FileName is the file in the config folder that holds the tokens of
@@ -183,43 +185,10 @@ func (f *File) update(change func([]Token) ([]Token, error)) error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(f.Path, append(data, '\n')); err != nil {
+	// Replaced atomically, the folder synced too, so that a crash can
+	// neither leave half a file nor bring back a revoked token.
+	if err := atomicfile.WriteFile(f.Path, append(data, '\n')); err != nil {
 		return fmt.Errorf("write the token file: %w", err)
-	}
-	return nil
-}
-
-// writeAtomic writes data to path, readable by its owner only, through a
-// temporary file in the same folder and a rename.
-func writeAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".part-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	// Make the rename itself durable, so a crash cannot bring back a
-	// revoked token.
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		d.Sync()
-		d.Close()
 	}
 	return nil
 }

@@ -95,6 +95,22 @@ func (k *Keeper) Lookup(secret string) (Token, error) {
 	return t, nil
 }
 
+// Has reports whether the token whose hash (Token.Hash) this is exists:
+// false once it was revoked, even if a token of the same name was made
+// again since. While the file cannot be read, it returns the file's error
+// and no verdict. A running server asks it to end what a revoked token
+// opened (its sessions).
+func (k *Keeper) Has(hash string) (bool, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.fresh()
+	if k.err != nil {
+		return false, k.err
+	}
+	_, ok := k.byHash[hash]
+	return ok, nil
+}
+
 // Count returns how many tokens exist, or the file's error.
 func (k *Keeper) Count() (int, error) {
 	k.mu.Lock()

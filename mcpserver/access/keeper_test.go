@@ -779,3 +779,45 @@ func TestKeeperFolderInTheWay(t *testing.T) {
 	clk.Advance(RecheckEvery)
 	wantFound(t, k, s1, t1)
 }
+
+// Has follows the file like Lookup: a revoked token's hash is gone once the
+// keeper looks again, and a token made again under the same name has
+// another hash; a file that cannot be read gives no verdict.
+func TestKeeperHas(t *testing.T) {
+	f := NewFile(t.TempDir())
+	_, tok, err := f.Create("alice", []string{"*"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, clk := newTestKeeper(t, f)
+	if ok, err := k.Has(tok.Hash); !ok || err != nil {
+		t.Fatalf("Has(alice) = %v, %v; want true", ok, err)
+	}
+	if ok, err := k.Has("sha256:" + strings.Repeat("0", 64)); ok || err != nil {
+		t.Errorf("Has(unknown) = %v, %v; want false", ok, err)
+	}
+	if _, err := f.Revoke("alice"); err != nil {
+		t.Fatal(err)
+	}
+	_, again, err := f.Create("alice", []string{"*"}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := k.Has(tok.Hash); !ok {
+		t.Errorf("Has(alice) = false before the keeper looked again")
+	}
+	clk.Advance(RecheckEvery)
+	if ok, err := k.Has(tok.Hash); ok || err != nil {
+		t.Errorf("Has(revoked alice) = %v, %v; want false", ok, err)
+	}
+	if ok, err := k.Has(again.Hash); !ok || err != nil {
+		t.Errorf("Has(new alice) = %v, %v; want true", ok, err)
+	}
+	if err := os.WriteFile(f.Path, []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	clk.Advance(RecheckEvery)
+	if ok, err := k.Has(again.Hash); ok || err == nil {
+		t.Errorf("Has with a broken file = %v, %v; want an error", ok, err)
+	}
+}

@@ -1,0 +1,344 @@
+package mcpserver
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/storetest"
+)
+
+// The contract (contract_test.go) for schema_diff and schema_join_path:
+// their answers decode strictly into DiffOutput and JoinPathOutput,
+// validate against the advertised output schemas, and are the JSON of
+// what the Go types hold when built here, independently, from the
+// snapshots (for diffs; join paths are checked against brute force in
+// package store).
+
+func TestContractDiffDemo(t *testing.T) {
+	older, newer := demoSnapshots(t)
+	checkDiffContract(t, demoStore(t), shopDev, older, newer)
+}
+
+func TestContractDiffSynthetic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two 2,000-table releases")
+	}
+	a := storetest.Release(storetest.Size{Tables: 2_000, Logics: 400})
+	b := storetest.Release(storetest.Size{Tables: 2_000, Logics: 400})
+	b.Release.ID, b.Release.Version = "rel_big_2", 2
+	for i := range b.Tables {
+		tb := &b.Tables[i]
+		last := &tb.Columns[len(tb.Columns)-1]
+		switch {
+		case i%50 == 0:
+			last.Nullable = !last.Nullable
+		case i%97 == 0:
+			tb.Columns = append(tb.Columns, store.Column{Name: "added_later", Type: "string", Comment: "new"})
+		case i%89 == 0:
+			tb.Columns = tb.Columns[:len(tb.Columns)-1]
+		case i%131 == 0:
+			tb.Comment += " (revised)"
+		case i%151 == 0:
+			tb.ForeignKeys = nil
+		case i%173 == 0:
+			tb.PrimaryKey = nil
+		case i%67 == 0:
+			last.Type, last.Default, last.Enum = "text", "'x'", []string{"x", "y"}
+		}
+	}
+	b.Tables = slices.Delete(b.Tables, 10, 15)
+	for i := range 5 {
+		b.Tables = append(b.Tables, store.Table{Name: fmt.Sprintf("zz_new_%d", i), Connection: "main",
+			Columns: []store.Column{{Name: "id", Type: "string"}}, PrimaryKey: []string{"id"}})
+	}
+	for i := range b.Logics {
+		l := &b.Logics[i]
+		switch {
+		case i%40 == 0:
+			l.SQL += " -- v2"
+		case i%53 == 0:
+			l.Params = append(l.Params, store.Param{Name: "dry_run", Type: "boolean"})
+		case i%61 == 0:
+			l.Auth.Required, l.Description = false, ""
+		}
+	}
+	b.Logics = slices.Delete(b.Logics, 1, 4)
+	b.Logics = append(b.Logics, store.Logic{Name: "zz/new", SQL: "SELECT 1"})
+
+	st := openStore(t)
+	if err := st.PutRelease(context.Background(), a, store.FileState{}, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	putCurrent(t, st, b)
+	checkDiffContract(t, st, bigDev, a, b)
+}
+
+// checkDiffContract checks schema_diff both ways between a and b (both
+// cached for target, b current), whole and cut by a limit, and
+// schema_join_path between pairs of b's tables.
+func checkDiffContract(t *testing.T, st *store.Store, target store.Target, a, b *store.Snapshot) {
+	t.Helper()
+	srv := New(st, Options{Target: target, Version: "test"})
+	t.Cleanup(srv.Shutdown)
+	ctx := context.Background()
+	schemas := outputSchemas(t, srv)
+	for _, pair := range [][2]*store.Snapshot{{a, b}, {b, a}} {
+		for _, limit := range []int{store.MaxDiffLimit, 5} {
+			in := DiffInput{From: pair[0].Release.ID, To: pair[1].Release.ID, Limit: limit}
+			answer, err := srv.diff(ctx, &mcp.CallToolRequest{}, in)
+			if err == nil {
+				err = contractError(schemas["schema_diff"], answer, new(DiffOutput), wantDiff(pair[0], pair[1], limit))
+			}
+			if err != nil {
+				t.Fatalf("schema_diff %+v: %v", in, err)
+			}
+		}
+	}
+	step := max(1, len(b.Tables)/25)
+	for i := 0; i < len(b.Tables); i += step {
+		for _, j := range []int{i + 1, len(b.Tables) - 1 - i} {
+			from, to := b.Tables[i], b.Tables[j%len(b.Tables)]
+			in := JoinPathInput{From: from.Connection + "." + from.Name, To: to.Connection + "." + to.Name}
+			answer, err := srv.joinPath(ctx, &mcp.CallToolRequest{}, in)
+			if err != nil {
+				t.Fatalf("schema_join_path %+v: %v", in, err)
+			}
+			jp, err := st.JoinPaths(ctx, target, store.JoinPathRequest{From: in.From, To: in.To})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := JoinPathOutput{Paths: []JoinPath{}, Truncated: jp.Truncated}
+			for _, p := range jp.Paths {
+				want.Paths = append(want.Paths, JoinPath{Tables: p.Tables, Joins: p.Joins, SQL: p.SQL})
+			}
+			if err := contractError(schemas["schema_join_path"], answer, new(JoinPathOutput), want); err != nil {
+				t.Fatalf("schema_join_path %+v: %v", in, err)
+			}
+		}
+	}
+}
+
+// wantDiff builds the schema_diff answer from a to b as docs/tools.md
+// describes it, with at most limit entries.
+func wantDiff(a, b *store.Snapshot, limit int) DiffOutput {
+	out := DiffOutput{From: ReleaseRef{a.Release.ID, a.Release.Version}, To: ReleaseRef{b.Release.ID, b.Release.Version},
+		Tables: &TablesDiff{}, Logics: &LogicsDiff{}}
+	n := 0
+	full := func() bool {
+		if n == limit {
+			out.More = true
+		}
+		n++
+		return out.More
+	}
+	type key struct{ conn, name string }
+	ta, tb := map[key]*store.Table{}, map[key]*store.Table{}
+	var keys []key
+	for i := range a.Tables {
+		k := key{a.Tables[i].Connection, a.Tables[i].Name}
+		ta[k], keys = &a.Tables[i], append(keys, k)
+	}
+	for i := range b.Tables {
+		k := key{b.Tables[i].Connection, b.Tables[i].Name}
+		if tb[k] = &b.Tables[i]; ta[k] == nil {
+			keys = append(keys, k)
+		}
+	}
+	slices.SortFunc(keys, func(x, y key) int { return cmp.Or(cmp.Compare(x.conn, y.conn), cmp.Compare(x.name, y.name)) })
+	for _, k := range keys {
+		ref := TableRef{Name: k.name, Connection: k.conn}
+		switch old, now := ta[k], tb[k]; {
+		case old == nil:
+			if full() {
+				return out
+			}
+			out.Tables.Added = append(out.Tables.Added, ref)
+		case now == nil:
+			if full() {
+				return out
+			}
+			out.Tables.Removed = append(out.Tables.Removed, ref)
+		default:
+			if c := wantTableChange(old, now); c != nil {
+				if full() {
+					return out
+				}
+				out.Tables.Changed = append(out.Tables.Changed, *c)
+			}
+		}
+	}
+	la, lb := map[string]*store.Logic{}, map[string]*store.Logic{}
+	var names []string
+	for i := range a.Logics {
+		la[a.Logics[i].Name], names = &a.Logics[i], append(names, a.Logics[i].Name)
+	}
+	for i := range b.Logics {
+		if lb[b.Logics[i].Name] = &b.Logics[i]; la[b.Logics[i].Name] == nil {
+			names = append(names, b.Logics[i].Name)
+		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		switch old, now := la[name], lb[name]; {
+		case old == nil:
+			if full() {
+				return out
+			}
+			out.Logics.Added = append(out.Logics.Added, name)
+		case now == nil:
+			if full() {
+				return out
+			}
+			out.Logics.Removed = append(out.Logics.Removed, name)
+		default:
+			if c := wantLogicChange(old, now); c != nil {
+				if full() {
+					return out
+				}
+				out.Logics.Changed = append(out.Logics.Changed, *c)
+			}
+		}
+	}
+	return out
+}
+
+func wantTableChange(a, b *store.Table) *TableChange {
+	c := TableChange{Name: b.Name, Connection: b.Connection}
+	if a.Comment != b.Comment {
+		c.Comment = &TextChange{From: a.Comment, To: b.Comment}
+	}
+	cols := ColumnsDiff{}
+	old := map[string]store.Column{}
+	for _, col := range a.Columns {
+		old[col.Name] = col
+	}
+	for _, nc := range b.Columns {
+		oc, ok := old[nc.Name]
+		if !ok {
+			cols.Added = append(cols.Added, nc.Name)
+			continue
+		}
+		delete(old, nc.Name)
+		ch := ColumnChange{Name: nc.Name}
+		if oc.Type != nc.Type {
+			ch.From.Type, ch.To.Type = &oc.Type, &nc.Type
+		}
+		if oc.Nullable != nc.Nullable {
+			ch.From.Nullable, ch.To.Nullable = &oc.Nullable, &nc.Nullable
+		}
+		if oc.Default != nc.Default {
+			ch.From.Default, ch.To.Default = &oc.Default, &nc.Default
+		}
+		if !slices.Equal(oc.Enum, nc.Enum) {
+			from, to := append([]string{}, oc.Enum...), append([]string{}, nc.Enum...)
+			ch.From.Enum, ch.To.Enum = &from, &to
+		}
+		if oc.Comment != nc.Comment {
+			ch.From.Comment, ch.To.Comment = &oc.Comment, &nc.Comment
+		}
+		if ch.From != (ColumnAttrs{}) {
+			cols.Changed = append(cols.Changed, ch)
+		}
+	}
+	for _, oc := range a.Columns {
+		if _, ok := old[oc.Name]; ok {
+			cols.Removed = append(cols.Removed, oc.Name)
+		}
+	}
+	if cols.Added != nil || cols.Removed != nil || cols.Changed != nil {
+		c.Columns = &cols
+	}
+	if !slices.Equal(a.PrimaryKey, b.PrimaryKey) {
+		c.PrimaryKey = &KeyChange{From: append([]string{}, a.PrimaryKey...), To: append([]string{}, b.PrimaryKey...)}
+	}
+	ta, tb := wantTable(a, nil), wantTable(b, nil)
+	if added, removed := wantParts(ta.ForeignKeys, tb.ForeignKeys); added != nil || removed != nil {
+		c.ForeignKeys = &ForeignKeysDiff{Added: added, Removed: removed}
+	}
+	if added, removed := wantParts(ta.Indexes, tb.Indexes); added != nil || removed != nil {
+		c.Indexes = &IndexesDiff{Added: added, Removed: removed}
+	}
+	if c.Comment == nil && c.Columns == nil && c.PrimaryKey == nil && c.ForeignKeys == nil && c.Indexes == nil {
+		return nil
+	}
+	return &c
+}
+
+// wantParts compares two lists whole, as multisets.
+func wantParts[T any](a, b []T) (added, removed []T) {
+	enc := func(v T) string { j, _ := json.Marshal(v); return string(j) }
+	count := map[string]int{}
+	for _, v := range a {
+		count[enc(v)]++
+	}
+	for _, v := range b {
+		if count[enc(v)] > 0 {
+			count[enc(v)]--
+		} else {
+			added = append(added, v)
+		}
+	}
+	for _, v := range a {
+		if count[enc(v)] > 0 {
+			count[enc(v)]--
+			removed = append(removed, v)
+		}
+	}
+	return added, removed
+}
+
+func wantLogicChange(a, b *store.Logic) *LogicChange {
+	c := LogicChange{Name: b.Name, Fields: []string{}}
+	if a.SQL != b.SQL {
+		c.SQL, c.Fields = &TextChange{From: a.SQL, To: b.SQL}, append(c.Fields, "sql")
+	}
+	p := ParamsDiff{}
+	old := map[string]store.Param{}
+	for _, op := range a.Params {
+		old[op.Name] = op
+	}
+	for _, np := range b.Params {
+		op, ok := old[np.Name]
+		if !ok {
+			p.Added = append(p.Added, np.Name)
+			continue
+		}
+		delete(old, np.Name)
+		ch := ParamChange{Name: np.Name}
+		if op.Type != np.Type {
+			ch.From.Type, ch.To.Type = &op.Type, &np.Type
+		}
+		if op.Required != np.Required {
+			ch.From.Required, ch.To.Required = &op.Required, &np.Required
+		}
+		if ch.From != (ParamAttrs{}) {
+			p.Changed = append(p.Changed, ch)
+		}
+	}
+	for _, op := range a.Params {
+		if _, ok := old[op.Name]; ok {
+			p.Removed = append(p.Removed, op.Name)
+		}
+	}
+	if p.Added != nil || p.Removed != nil || p.Changed != nil {
+		c.Params, c.Fields = &p, append(c.Fields, "params")
+	}
+	wa, wb := wantLogic(a), wantLogic(b)
+	if wa.Auth.Required != wb.Auth.Required || !slices.Equal(slices.Sorted(slices.Values(wa.Auth.Roles)), slices.Sorted(slices.Values(wb.Auth.Roles))) {
+		c.Auth, c.Fields = &AuthChange{From: wa.Auth, To: wb.Auth}, append(c.Fields, "auth")
+	}
+	if a.Description != b.Description {
+		c.Description, c.Fields = &TextChange{From: a.Description, To: b.Description}, append(c.Fields, "description")
+	}
+	if len(c.Fields) == 0 {
+		return nil
+	}
+	return &c
+}

@@ -1,0 +1,126 @@
+package mcpserver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hubsnap/hubsnap/indexer"
+	"github.com/hubsnap/hubsnap/store"
+)
+
+// demoSnapshots are the demo's two sample releases (cmd/hubsnap):
+// rel_41 (version 41) and rel_42 (version 42), decoded by the real
+// decoder, with a fixed origin.
+func demoSnapshots(tb testing.TB) (older, newer *store.Snapshot) {
+	tb.Helper()
+	read := func(name string) *store.Snapshot {
+		data, err := os.ReadFile(filepath.Join("..", "cmd", "hubsnap", name))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		snap, err := indexer.Decode(data)
+		if err != nil {
+			tb.Fatalf("decode %s: %v", name, err)
+		}
+		snap.Origin = fixedOrigin
+		return snap
+	}
+	return read("demo_release_41.json"), read("demo_release.json")
+}
+
+// demoStore holds the demo's releases, rel_42 current.
+func demoStore(tb testing.TB) *store.Store {
+	tb.Helper()
+	st := openStore(tb)
+	older, newer := demoSnapshots(tb)
+	if err := st.PutRelease(context.Background(), older, store.FileState{}, false, nil); err != nil {
+		tb.Fatal(err)
+	}
+	putCurrent(tb, st, newer)
+	return st
+}
+
+// demoGoldenCalls are the golden transcripts over the demo's two releases.
+var demoGoldenCalls = []struct {
+	file string
+	tool string
+	args any
+}{
+	{"schema_diff_demo", "schema_diff", map[string]any{}},
+	{"schema_diff_demo_reverse", "schema_diff", map[string]any{"from": "rel_42", "to": "rel_41"}},
+	{"schema_diff_demo_limit", "schema_diff", map[string]any{"limit": 3}},
+	{"schema_join_path_demo", "schema_join_path", map[string]any{"from": "main.users", "to": "items"}},
+	{"release_info_demo", "release_info", map[string]any{}},
+}
+
+func TestGoldenDemoTranscripts(t *testing.T) {
+	cs := connect(t, newServer(t, demoStore(t)))
+	for _, g := range demoGoldenCalls {
+		t.Run(g.file, func(t *testing.T) {
+			res := call(t, cs, g.tool, g.args)
+			var tr transcript
+			tr.Request.Method = "tools/call"
+			tr.Request.Params.Name, tr.Request.Params.Arguments = g.tool, g.args
+			tr.Result.Content, tr.Result.StructuredContent, tr.Result.IsError = res.Content, res.StructuredContent, res.IsError
+			checkGolden(t, g.file+".json", tr)
+		})
+	}
+}
+
+// schema_diff shows only what the token may read: tables with table:read,
+// logics with logic:read; release:read alone compares nothing but says
+// which releases.
+func TestDiffScopes(t *testing.T) {
+	env := startHTTP(t, HTTPOptions{},
+		tokenSpec{"release", []string{"release:read"}},
+		tokenSpec{"release-tables", []string{"release:read", "table:read"}},
+		tokenSpec{"release-logics", []string{"release:read", "logic:*"}},
+		tokenSpec{"all", []string{"*"}},
+		tokenSpec{"tables", []string{"table:read"}})
+	older := shopSnapshot(t)
+	older.Release.ID, older.Release.Version = "rel_41", 41
+	older.Tables = older.Tables[1:]
+	older.Logics = older.Logics[1:]
+	if err := env.srv.store.PutRelease(context.Background(), older, store.FileState{}, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		token          string
+		tables, logics bool
+	}{
+		{"release", false, false},
+		{"release-tables", true, false},
+		{"release-logics", false, true},
+		{"all", true, true},
+	} {
+		cs := env.mustConnect(t, env.secrets[tc.token])
+		got := success[DiffOutput](t, call(t, cs, "schema_diff", map[string]any{}))
+		if (got.Tables != nil) != tc.tables || (got.Logics != nil) != tc.logics {
+			t.Errorf("%s: tables %v, logics %v; want %v, %v", tc.token, got.Tables != nil, got.Logics != nil, tc.tables, tc.logics)
+		}
+		if tc.tables && len(got.Tables.Added) != 1 || tc.logics && len(got.Logics.Added) != 1 {
+			t.Errorf("%s: %+v", tc.token, got)
+		}
+		if got.From.ID != "rel_41" || got.To.ID != "rel_42" {
+			t.Errorf("%s: from %s to %s", tc.token, got.From.ID, got.To.ID)
+		}
+	}
+	cs := env.mustConnect(t, env.secrets["tables"])
+	wantCode(t, call(t, cs, "schema_diff", map[string]any{}), store.Forbidden)
+}
+
+// The demo's diff, decoded: what the demo shows a person.
+func TestDiffDemo(t *testing.T) {
+	cs := connect(t, newServer(t, demoStore(t)))
+	got := success[DiffOutput](t, call(t, cs, "schema_diff", map[string]any{}))
+	if got.More || len(got.Tables.Added) != 1 || got.Tables.Added[0].Name != "order_lines" ||
+		len(got.Logics.Added) != 1 || got.Logics.Added[0] != "posts/publish" {
+		t.Errorf("demo diff: %+v", got)
+	}
+	res := call(t, cs, "schema_diff", map[string]any{"from": "rel_41", "to": "rel_41"})
+	if got := success[DiffOutput](t, res); got.Tables == nil || got.Tables.Added != nil || got.Tables.Changed != nil {
+		t.Errorf("a release with itself: %s", text(t, res))
+	}
+}

@@ -1,0 +1,54 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hubsnap/hubsnap/mcpserver/access"
+)
+
+// A handler answers one tool call with the answer's JSON (most often
+// composed by one SQL statement of package store), or an error.
+type handler[In any] func(ctx context.Context, req *mcp.CallToolRequest, in In) ([]byte, error)
+
+// addTool registers tool t, answered by h, for callers whose token has
+// one of scopes (see checkScopes). Its input and output schemas are
+// inferred from In and Out (see schemaFor) unless t already holds them.
+//
+// go-sdk validates the arguments against the input schema, as for any
+// typed tool. The answer is another matter: given a typed Out, go-sdk
+// would marshal it, decode that into a map to validate it against the
+// output schema and marshal it again, for every call. Here the answer
+// already is JSON, and it is sent as it is: as the text block and as the
+// structured content. The output schema is still declared from Out, and
+// the tests check every tool's answers against it.
+func addTool[In, Out any](s *Server, t *mcp.Tool, scopes []access.Scope, h handler[In]) {
+	if t.InputSchema == nil {
+		t.InputSchema = schemaFor[In]()
+	}
+	if t.OutputSchema == nil {
+		t.OutputSchema = schemaFor[Out]()
+	}
+	s.scopes[t.Name] = scopes
+	mcp.AddTool(s.mcp, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+		answer, err := h(ctx, req, in)
+		if err != nil {
+			return nil, nil, s.fail(ctx, t.Name, err)
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(answer)}},
+			StructuredContent: json.RawMessage(answer)}, nil, nil
+	})
+}
+
+// marshal is the answer of a tool whose answer is built in Go.
+func marshal(v any) ([]byte, error) { return json.Marshal(v) }
+
+// readOnly are the annotations of every hubsnap tool: they read a local
+// snapshot and nothing else.
+func readOnly(title string) *mcp.ToolAnnotations {
+	f := false
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f,
+		DestructiveHint: &f}
+}
