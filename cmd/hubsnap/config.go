@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/hubsnap/hubsnap/store/atomicfile"
 )
 
 // configFile is the file in the config folder that holds the contexts.
@@ -62,7 +64,7 @@ func loadConfig(dir string) (*config, error) {
 	return cfg, nil
 }
 
-// save writes the contexts file atomically.
+// save replaces the contexts file atomically (store/atomicfile).
 func (cfg *config) save(dir string) error {
 	data, err := json.MarshalIndent(cfg, "", "  ")
 	if err != nil {
@@ -71,33 +73,8 @@ func (cfg *config) save(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("save contexts: %w", err)
 	}
-	if err := writeFileAtomic(filepath.Join(dir, configFile), append(data, '\n'), 0o600); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(dir, configFile), append(data, '\n')); err != nil {
 		return fmt.Errorf("save contexts: %w", err)
 	}
 	return nil
-}
-
-// writeFileAtomic writes a small file through a temp file and a rename.
-func writeFileAtomic(path string, data []byte, perm os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".part-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := f.Chmod(perm); err != nil {
-		f.Close()
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

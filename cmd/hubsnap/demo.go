@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,7 +31,16 @@ import (
 //go:embed demo_release.json
 var demoRelease []byte
 
-// demoSecrets are the sensitive values in demoRelease.
+// demoPrevious is the release before demoRelease (rel_41, version 41): a
+// table and a logic fewer, a table more, a column renamed, a nullable
+// column, a foreign key missing, older SQL. The demo syncs it first, so
+// that schema_diff has something to compare.
+//
+//go:embed demo_release_41.json
+var demoPrevious []byte
+
+// demoSecrets are the sensitive values in demoRelease, which must never
+// reach the cache or an answer. Read only (TestDemo checks for them too).
 var demoSecrets = []string{"demo-password-not-real", "sk_live_demo_not_real", "postgres://", "clickhouse://"}
 
 // demoCall is one tool call the demo makes.
@@ -40,19 +50,35 @@ type demoCall struct {
 	args map[string]any
 }
 
-var demoCalls = []demoCall{
-	{"What tables are there?", "schema_list_tables", map[string]any{}},
-	{"The columns and keys of posts (MCP-002)", "schema_get_table", map[string]any{"table": "posts"}},
-	{"A bare name in two connections is ambiguous", "schema_get_table", map[string]any{"table": "users"}},
-	{"...so ask for one of them", "schema_get_table", map[string]any{"table": "main.users"}},
-	{"A composite primary key", "schema_get_table", map[string]any{"table": "order_lines"}},
-	{"An unknown table names only what was asked", "schema_get_table", map[string]any{"table": "invoices"}},
-	{"Search by words: any case style, prefixes, comments, SQL", "schema_search", map[string]any{"query": "displayName"}},
-	{"...best first: names, then params, comments and SQL", "schema_search", map[string]any{"query": "user", "limit": 8}},
-	{"What logics are there?", "logic_list", map[string]any{}},
-	{"A logic's SQL, params and auth (MCP-005)", "logic_get", map[string]any{"name": "purchase_item"}},
-	{"The logics/ prefix is accepted", "logic_get", map[string]any{"name": "logics/admin/users"}},
-	{"Which release is this?", "release_info", map[string]any{}},
+// demoCalls are the tool calls the demo makes, in order.
+func demoCalls() []demoCall {
+	return []demoCall{
+		{"What tables are there?", "schema_list_tables", map[string]any{}},
+		{"The columns and keys of posts (MCP-002)", "schema_get_table", map[string]any{"table": "posts"}},
+		{"A bare name in two connections is ambiguous", "schema_get_table", map[string]any{"table": "users"}},
+		{"...so ask for one of them", "schema_get_table", map[string]any{"table": "main.users"}},
+		{"A composite primary key", "schema_get_table", map[string]any{"table": "order_lines"}},
+		{"How to join two tables: the foreign keys between them, as SQL", "schema_join_path",
+			map[string]any{"from": "main.users", "to": "items"}},
+		{"An unknown table names only what was asked", "schema_get_table", map[string]any{"table": "invoices"}},
+		{"Search by words: any case style, prefixes, comments, SQL", "schema_search", map[string]any{"query": "displayName"}},
+		{"...best first: names, then params, comments and SQL", "schema_search", map[string]any{"query": "user", "limit": 8}},
+		{"What logics are there?", "logic_list", map[string]any{}},
+		{"A logic's SQL, params and auth (MCP-005)", "logic_get", map[string]any{"name": "purchase_item"}},
+		{"The logics/ prefix is accepted", "logic_get", map[string]any{"name": "logics/admin/users"}},
+		{"Which release is this?", "release_info", map[string]any{}},
+		{"What changed since the release before it?", "schema_diff", map[string]any{}},
+	}
+}
+
+// demoOptions is what `hubsnap demo` works with.
+type demoOptions struct {
+	Stdout, Stderr io.Writer // the walk-through; the serve child's log
+	Log            *slog.Logger
+	// CacheDir is --cache-dir: sync there and keep the cache. "" syncs into
+	// a temporary folder, removed at the end: the demo never touches the
+	// cache of the settings.
+	CacheDir string
 }
 
 func (a *app) newDemoCommand() *cobra.Command {
@@ -66,15 +92,22 @@ child process and talks MCP to it over stdio, printing each tool call and answer
 It never touches your own cache unless you give --cache-dir.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.runDemo(cmd.Context(), cmd)
+			opts := &demoOptions{Stdout: a.stdout, Stderr: a.stderr, Log: a.log}
+			if cmd.Flags().Changed("cache-dir") { // only the flag, never the env or the default
+				opts.CacheDir = a.flags.cacheDir
+			}
+			return runDemo(cmd.Context(), opts)
 		},
 	}
 }
 
-func (a *app) runDemo(ctx context.Context, cmd *cobra.Command) error {
-	w := a.stdout
-	dir := a.flags.cacheDir
-	if !cmd.Flags().Changed("cache-dir") { // only an explicit --cache-dir, never the user's real cache
+// runDemo runs hubsnap on the embedded sample: an in-process Hub
+// (hubtest), a real indexer.Sync, and this program's own serve, started as
+// a child and spoken to over stdio. It prints each step for a person.
+func runDemo(ctx context.Context, opts *demoOptions) error {
+	w := opts.Stdout
+	dir := opts.CacheDir
+	if dir == "" {
 		tmp, err := os.MkdirTemp("", "hubsnap-demo-*")
 		if err != nil {
 			return err
@@ -91,18 +124,31 @@ func (a *app) runDemo(ctx context.Context, cmd *cobra.Command) error {
 	hub := hubtest.New()
 	defer hub.Close()
 	hub.Token = token
+	hub.Add("shop", demoPrevious)
 	hub.Add("shop", demoRelease)
-	fmt.Fprintf(w, "1. An in-process Hub serves the sample release at %s (it wants a bearer token).\n\n", hub.URL())
+	fmt.Fprintf(w, "1. An in-process Hub serves two sample releases at %s (it wants a bearer token).\n\n", hub.URL())
 
 	client, err := indexer.NewHub(hub.URL(), indexer.HubOptions{Token: token})
 	if err != nil {
 		return err
 	}
-	res, err := indexer.Sync(ctx, indexer.SyncOptions{CacheDir: dir, Hub: client, Project: "shop", Environment: "dev", Log: a.log})
-	if err != nil {
-		return fmt.Errorf("demo sync: %w", err)
+	sync := func(release string) (indexer.Result, error) {
+		res, err := indexer.Sync(ctx, indexer.SyncOptions{CacheDir: dir, Hub: client, Project: "shop", Environment: "dev",
+			Release: release, Log: opts.Log})
+		if err != nil {
+			return res, fmt.Errorf("demo sync: %w", err)
+		}
+		return res, nil
 	}
-	fmt.Fprintf(w, "2. hubsnap snapshot sync --hub %s --project shop\n   %s\n", hub.URL(), summary("synced", res))
+	res, err := sync("rel_41")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "2. hubsnap snapshot sync --hub %s --project shop --release rel_41\n   %s\n", hub.URL(), summary("synced", res))
+	if res, err = sync(""); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "   hubsnap snapshot sync --hub %s --project shop\n   %s\n", hub.URL(), summary("synced", res))
 	fmt.Fprintf(w, "   into %s:\n", dir)
 	if err := listCache(w, dir); err != nil {
 		return err
@@ -111,6 +157,9 @@ func (a *app) runDemo(ctx context.Context, cmd *cobra.Command) error {
 		return fmt.Errorf("demo: sensitive values reached the cache: %v", found)
 	}
 	fmt.Fprintf(w, "   The sample's connection URLs, passwords and logic secret were dropped: none is in the cache.\n\n")
+	if err := demoDiff(ctx, w, dir, opts.Log); err != nil {
+		return err
+	}
 
 	exe, err := os.Executable()
 	if err != nil {
@@ -118,8 +167,8 @@ func (a *app) runDemo(ctx context.Context, cmd *cobra.Command) error {
 	}
 	serve := exec.CommandContext(ctx, exe, "serve", "--cache-dir", dir, "--project", "shop", "--environment", "dev")
 	serve.Env = demoEnv(dir)
-	serve.Stderr = a.stderr
-	fmt.Fprintf(w, "3. hubsnap serve, started as an assistant would, spoken to over stdio by an MCP client:\n\n")
+	serve.Stderr = opts.Stderr
+	fmt.Fprintf(w, "4. hubsnap serve, started as an assistant would, spoken to over stdio by an MCP client:\n\n")
 	session, err := mcp.NewClient(&mcp.Implementation{Name: "hubsnap-demo", Version: version()}, nil).
 		Connect(ctx, &mcp.CommandTransport{Command: serve, TerminateDuration: 2 * time.Second}, nil)
 	if err != nil {
@@ -139,7 +188,7 @@ func (a *app) runDemo(ctx context.Context, cmd *cobra.Command) error {
 	fmt.Fprintln(w)
 
 	var answers bytes.Buffer
-	for _, c := range demoCalls {
+	for _, c := range demoCalls() {
 		argJSON, _ := json.Marshal(c.args)
 		fmt.Fprintf(w, "   # %s\n   -> %s %s\n", c.why, c.tool, argJSON)
 		r, err := session.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
@@ -165,7 +214,7 @@ func (a *app) runDemo(ctx context.Context, cmd *cobra.Command) error {
 		}
 	}
 
-	io.WriteString(w, `4. Connect your assistant to your own project:
+	io.WriteString(w, `5. Connect your assistant to your own project:
 
    hubsnap context set work --hub https://hub.example.com --project shop
    printf '%s\n' "$HUB_TOKEN" | hubsnap context set work --token-stdin
@@ -186,6 +235,25 @@ func (a *app) runDemo(ctx context.Context, cmd *cobra.Command) error {
    hubsnap serve --http 0.0.0.0:7420
    claude mcp add --transport http hubsnap http://HOST:7420/mcp --header "Authorization: Bearer TOKEN"
 `)
+	return nil
+}
+
+// demoDiff prints what `hubsnap snapshot diff` shows a person after the
+// demo's two syncs.
+func demoDiff(ctx context.Context, w io.Writer, dir string, log *slog.Logger) error {
+	fmt.Fprintf(w, "3. hubsnap snapshot diff: what changed from rel_41 to rel_42, for a person:\n\n")
+	var report bytes.Buffer
+	err := runDiff(ctx, &diffOptions{Stdout: &report, Log: log, CacheDir: dir, Project: "shop", Environment: "dev"})
+	if err != nil {
+		return fmt.Errorf("demo diff: %w", err)
+	}
+	for line := range strings.Lines(report.String()) {
+		if line != "\n" {
+			line = "   " + line
+		}
+		io.WriteString(w, line)
+	}
+	fmt.Fprintln(w)
 	return nil
 }
 
@@ -238,119 +306,4 @@ func findInFiles(dir string, needles []string) []string {
 		return nil
 	})
 	return found
-}
-
-// indentJSON pretty-prints a JSON text for people: what fits in a line of
-// about 90 characters stays on one line; each line after the first starts
-// with indent. Object members keep their order (hubsnap puts names first).
-func indentJSON(text, indent string) string {
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.UseNumber()
-	v, err := decodeOrdered(dec)
-	if err != nil {
-		return text
-	}
-	var b strings.Builder
-	writePretty(&b, v, indent)
-	return b.String()
-}
-
-// object is a JSON object with its members in order.
-type object []member
-
-type member struct {
-	key   string
-	value any
-}
-
-// MarshalJSON writes the members in order.
-func (o object) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, m := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		key, _ := json.Marshal(m.key)
-		value, err := json.Marshal(m.value)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(key)
-		b.WriteByte(':')
-		b.Write(value)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-// decodeOrdered decodes one JSON value, objects as object.
-func decodeOrdered(dec *json.Decoder) (any, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch tok {
-	case json.Delim('{'):
-		o := object{}
-		for dec.More() {
-			key, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			value, err := decodeOrdered(dec)
-			if err != nil {
-				return nil, err
-			}
-			o = append(o, member{key.(string), value})
-		}
-		_, err := dec.Token() // }
-		return o, err
-	case json.Delim('['):
-		a := []any{}
-		for dec.More() {
-			value, err := decodeOrdered(dec)
-			if err != nil {
-				return nil, err
-			}
-			a = append(a, value)
-		}
-		_, err := dec.Token() // ]
-		return a, err
-	}
-	return tok, nil
-}
-
-func writePretty(b *strings.Builder, v any, indent string) {
-	flat, _ := json.Marshal(v)
-	if len(indent)+len(flat) <= 90 {
-		b.Write(flat)
-		return
-	}
-	inner := indent + "  "
-	switch x := v.(type) {
-	case object:
-		b.WriteString("{")
-		for i, m := range x {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			key, _ := json.Marshal(m.key)
-			fmt.Fprintf(b, "\n%s%s: ", inner, key)
-			writePretty(b, m.value, inner)
-		}
-		fmt.Fprintf(b, "\n%s}", indent)
-	case []any:
-		b.WriteString("[")
-		for i, e := range x {
-			if i > 0 {
-				b.WriteString(",")
-			}
-			fmt.Fprintf(b, "\n%s", inner)
-			writePretty(b, e, inner)
-		}
-		fmt.Fprintf(b, "\n%s]", indent)
-	default:
-		b.Write(flat)
-	}
 }

@@ -15,7 +15,15 @@ func TestDemo(t *testing.T) {
 	cache := filepath.Join(t.TempDir(), "demo-cache")
 	r := c.ok("demo", "--cache-dir", cache)
 	for _, want := range []string{
+		"synced shop/dev rel_41 (version 41): 6 tables, 3 logics",
 		"synced shop/dev rel_42 (version 42): 6 tables, 4 logics",
+		"   shop/dev: rel_41 (version 41) -> rel_42 (version 42)\n\n   Tables: 1 added, 1 removed, 3 changed\n",
+		"         ~ column email: nullable true -> false\n",
+		`-> schema_join_path {"from":"main.users","to":"items"}`,
+		`"sql": "FROM users JOIN purchases ON purchases.user_id = users.id JOIN items ON items.id = purchases.item_id"`,
+		"-> schema_diff {}",
+		`"changed": [{"name":"email","from":{"nullable":true},"to":{"nullable":false}}]`,
+		`"otherReleases": [{"id":"rel_41","version":41}]`,
 		"none is in the cache",
 		"- schema_get_table",
 		`-> schema_get_table {"table":"posts"}`,

@@ -85,24 +85,35 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// allowed says which project packages (by top-level folder, or "hubtest"
-// for indexer/hubtest) a package may import: cmd -> {indexer, mcpserver}
-// -> store -> migrations. A package may also import its own subpackages,
-// except hubtest, which stands alone.
+// allowed says which project packages (by top-level folder, "hubtest" for
+// indexer/hubtest, or "atomicfile" for store/atomicfile) a package may
+// import: cmd -> {indexer, mcpserver} -> store -> migrations. A package may
+// also import its own subpackages, except hubtest and atomicfile, which
+// stand alone; every layer may use atomicfile, the one way to replace a
+// file.
 var allowed = map[string][]string{
-	"cmd":        {"cmd", "indexer", "hubtest", "mcpserver", "store", "migrations"},
-	"indexer":    {"indexer", "store", "migrations"},
+	"cmd":        {"cmd", "indexer", "hubtest", "mcpserver", "store", "atomicfile", "migrations"},
+	"indexer":    {"indexer", "store", "atomicfile", "migrations"},
 	"hubtest":    {},
-	"mcpserver":  {"mcpserver", "store", "migrations"},
-	"store":      {"store", "migrations"},
+	"mcpserver":  {"mcpserver", "store", "atomicfile", "migrations"},
+	"store":      {"store", "atomicfile", "migrations"},
+	"atomicfile": {},
 	"migrations": {},
 }
+
+// stdOnly are the layers that may import the standard library only.
+var stdOnly = []string{"atomicfile"}
 
 // layer names the layer of a package folder (slash-separated, relative to
 // the module root; "." for the root).
 func layer(dir string) string {
-	if dir == "indexer/hubtest" || strings.HasPrefix(dir, "indexer/hubtest/") {
-		return "hubtest"
+	for _, sub := range []struct{ dir, layer string }{
+		{"indexer/hubtest", "hubtest"},
+		{"store/atomicfile", "atomicfile"},
+	} {
+		if dir == sub.dir || strings.HasPrefix(dir, sub.dir+"/") {
+			return sub.layer
+		}
 	}
 	top, _, _ := strings.Cut(dir, "/")
 	return top
@@ -160,6 +171,9 @@ func layeringViolations(tb testing.TB, root, module string) []string {
 				if p == module {
 					bad = append(bad, fmt.Sprintf("%s imports the module root package %s", rel, p))
 				}
+				if first, _, _ := strings.Cut(p, "/"); slices.Contains(stdOnly, from) && strings.Contains(first, ".") {
+					bad = append(bad, fmt.Sprintf("%s imports %s: the %s layer may import the standard library only", rel, p, from))
+				}
 				continue
 			}
 			if to := layer(dir); !slices.Contains(may, to) {
@@ -179,10 +193,14 @@ func TestImportLayeringCatchesReverseArrows(t *testing.T) {
 	for name, imports := range map[string][]string{
 		"go.mod":                   nil,
 		"cmd/hubsnap/main.go":      {module + "/indexer", module + "/mcpserver", module + "/indexer/hubtest", cobraPath},
-		"indexer/sync.go":          {module + "/store", module + "/mcpserver"},    // bad: indexer -> mcpserver
-		"indexer/hubtest/hub.go":   {module + "/store"},                           // bad: hubtest -> store
-		"mcpserver/tools.go":       {module + "/store", cobraPath},                // bad: cobra
-		"store/store.go":           {module + "/migrations", module + "/indexer"}, // bad: store -> indexer
+		"indexer/sync.go":          {module + "/store", module + "/mcpserver"},                                  // bad: indexer -> mcpserver
+		"indexer/hubtest/hub.go":   {module + "/store"},                                                         // bad: hubtest -> store
+		"mcpserver/tools.go":       {module + "/store", cobraPath},                                              // bad: cobra
+		"store/store.go":           {module + "/migrations", module + "/indexer", module + "/store/atomicfile"}, // bad: store -> indexer
+		"store/atomicfile/file.go": {"os", module + "/store"},                                                   // bad: atomicfile -> store
+		"store/atomicfile/sys.go":  {"golang.org/x/sys/unix"},                                                   // bad: not the standard library
+		"indexer/cache.go":         {module + "/store", module + "/store/atomicfile"},
+		"mcpserver/access/file.go": {module + "/store/atomicfile"},
 		"migrations/migrations.go": {"embed"},
 		"store/store_test.go":      {module + "/cmd/hubsnap", cobraPath}, // tests are not checked
 		"testdata/gen/gen.go":      {module + "/cmd/hubsnap"},            // testdata is not checked
@@ -211,13 +229,15 @@ func TestImportLayeringCatchesReverseArrows(t *testing.T) {
 		"mcpserver/tools.go imports " + cobraPath,
 		"store/store.go (layer store) imports " + module + "/indexer",
 		"tools/tool.go: package folder",
+		"store/atomicfile/file.go (layer atomicfile) imports " + module + "/store",
+		"store/atomicfile/sys.go imports golang.org/x/sys/unix: the atomicfile layer may import the standard library only",
 	} {
 		if !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, want) }) {
 			t.Errorf("no violation starting %q in:\n%s", want, strings.Join(got, "\n"))
 		}
 	}
-	if len(got) != 5 {
-		t.Errorf("got %d violations, want 5:\n%s", len(got), strings.Join(got, "\n"))
+	if len(got) != 7 {
+		t.Errorf("got %d violations, want 7:\n%s", len(got), strings.Join(got, "\n"))
 	}
 }
 

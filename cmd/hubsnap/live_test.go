@@ -12,7 +12,7 @@ import (
 )
 
 // liveLimit bounds each wait for a running serve to see a change made by
-// another process. SPEC §6 asks for 2 s; the test logs what it saw and
+// another process. docs/design.md asks for 2 s; the test logs what it saw and
 // fails only past this generous bound, so a busy machine does not flake it
 // (BenchmarkWatchLatency in indexer measures the latency itself).
 const liveLimit = 15 * time.Second

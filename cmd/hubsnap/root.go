@@ -12,6 +12,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/hubsnap/hubsnap/store"
 )
 
 // Exit codes.
@@ -21,8 +23,9 @@ const (
 	exitUsage = 2
 )
 
-// app is what every command shares: the standard streams, the environment
-// and the global flags. Tests build one with their own streams.
+// app is what the commands' RunE functions resolve Options from: the
+// standard streams, the environment, the global flags and the logger they
+// ask for. Run functions never see it: their Options hold all they use.
 type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
@@ -31,7 +34,8 @@ type app struct {
 	log            *slog.Logger
 }
 
-// run runs hubsnap with args and returns the exit code.
+// run runs hubsnap with args and returns the exit code. A failure prints
+// one line, "hubsnap: " and the error, on stderr.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -39,14 +43,54 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	root := a.newRootCommand()
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "hubsnap: %s\n", oneLine(err.Error()))
+	}
+	return exitCode(err)
+}
+
+// exitCode is the one place that decides how hubsnap exits after err:
+//
+//   - 0 when there is no error;
+//   - 2, a usage error, when err carries the code store.InvalidArgument: a
+//     request that can never succeed as made. That is what cobra's flag and
+//     argument errors, missing settings (usageErrorf) and the checks of
+//     names and URLs given on the command line (indexer.CheckName,
+//     indexer.NewHub) all return;
+//   - 1 for everything else: NOT_FOUND, NO_RELEASE, files, the network, and
+//     any error a run function marked as a failure (see failure).
+func exitCode(err error) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "hubsnap: %s\n", oneLine(err.Error()))
-	if _, ok := errors.AsType[*usageError](err); ok {
+	if _, ok := errors.AsType[*failure](err); ok {
+		return exitError
+	}
+	if store.ErrorCode(err) == store.InvalidArgument {
 		return exitUsage
 	}
 	return exitError
+}
+
+// usageErrorf returns a usage error (exit 2): a mistake in how hubsnap was
+// called that hubsnap itself finds, such as a missing setting or two flags
+// that exclude each other.
+func usageErrorf(format string, args ...any) error {
+	return store.Errorf(store.InvalidArgument, format, args...)
+}
+
+// failure is an error that exits 1 whatever its code: an INVALID_ARGUMENT
+// that is the cache's answer about what it holds (a release of another
+// environment), not a mistake in how hubsnap was called. The message and
+// the chain stay as they are.
+type failure struct{ err error }
+
+func (f *failure) Error() string { return f.err.Error() }
+func (f *failure) Unwrap() error { return f.err }
+
+// oneLine keeps an error message on one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
 }
 
 func (a *app) newRootCommand() *cobra.Command {
@@ -69,7 +113,7 @@ then read them through MCP, offline and fast.`,
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
 	root.SetErr(a.stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err.Error()} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErrorf("%v", err) })
 	a.flags.register(root)
 	root.AddCommand(
 		a.newSnapshotCommand(),
@@ -100,26 +144,12 @@ func group(cmd *cobra.Command) *cobra.Command {
 	return cmd
 }
 
-// usageError is a mistake in how hubsnap was called: it exits 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
-func usageErrorf(format string, args ...any) error {
-	return &usageError{fmt.Sprintf(format, args...)}
-}
-
 // args wraps a cobra argument check so its failures exit 2.
 func args(check cobra.PositionalArgs) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, a []string) error {
 		if err := check(cmd, a); err != nil {
-			return &usageError{fmt.Sprintf("%s (see %s --help)", err, cmd.CommandPath())}
+			return usageErrorf("%s (see %s --help)", err, cmd.CommandPath())
 		}
 		return nil
 	}
-}
-
-// oneLine keeps an error message on one line.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"time"
@@ -15,19 +17,36 @@ import (
 	"github.com/hubsnap/hubsnap/store"
 )
 
+// serveOptions is what `hubsnap serve` works with.
 type serveOptions struct {
-	http           string
-	sessionTimeout time.Duration
+	Stdin                io.Reader // the MCP channel over stdio, with Stdout
+	Stdout, Stderr       io.Writer
+	Log                  *slog.Logger
+	CacheDir             string
+	Project, Environment string
+	// ConfigDir holds the tokens of --http; "" when no config folder can
+	// be found (an error only with --http and issued tokens).
+	ConfigDir         string
+	HTTP              string        // --http: serve Streamable HTTP on this host:port instead of stdio
+	SessionTimeout    time.Duration // --session-timeout
+	SessionTimeoutSet bool          // --session-timeout was given
+	Stateless         bool          // --stateless: no sessions over HTTP
+	AuthIssuer        string        // --auth-issuer: OAuth 2.1 access tokens of this issuer
+	Resource          string        // --resource: the resource identifier; "" for http://ADDR/mcp
+	// SyncEvery, when not zero, syncs from Hub in the background this often
+	// (--sync-every).
+	SyncEvery time.Duration
+	Hub       *indexer.Hub
 }
 
 func (a *app) newServeCommand() *cobra.Command {
 	opts := &serveOptions{}
 	cmd := &cobra.Command{
-		Use:   "serve [--http ADDR]",
+		Use:   "serve [--http ADDR [--stateless] [--auth-issuer URL [--resource URL]]] [--sync-every DURATION]",
 		Short: "Serve the current release to AI assistants over MCP (stdio, or HTTP for a team)",
 		Long: `Serves hubsnap's MCP tools for the current release of the project and
 environment (see hubsnap context show). It refuses to start when no release
-is current: run hubsnap snapshot sync first.
+is current: run hubsnap snapshot sync first (or give --sync-every).
 
 Over stdio (the default), assistants start it themselves, for example:
 
@@ -36,91 +55,214 @@ Over stdio (the default), assistants start it themselves, for example:
 Logs go to stderr; stdout carries the protocol only.
 
 With --http ADDR it serves Streamable HTTP at http://ADDR/mcp for a team,
-logging one line per request to stderr. Every request needs a token from
-hubsnap token create, sent as "Authorization: Bearer TOKEN". While no token
-exists, only a loopback address (127.0.0.1:7420, localhost:7420) may be
-served, and then without auth; a token revoked with hubsnap token revoke
-stops working within a second.`,
+logging one line per request to stderr. Clients of protocol 2025-11-25 and
+older get sessions; clients of 2026-07-28 are served without one. A session
+stays open while its client calls or holds its GET stream, and closes after
+--session-timeout of idleness (default 24h); at most 1000 are open, and past
+that a new one closes the least recently used (of its own token first when
+that token holds more than its fair share). With --stateless no request
+needs a session, so replicas can sit behind a load balancer without sticky
+sessions (docs/deploy.md).
+
+Access over HTTP is one of two ways:
+  - Tokens from hubsnap token create, sent as "Authorization: Bearer TOKEN".
+    While no token exists, only a loopback address (127.0.0.1:7420,
+    localhost:7420) may be served, and then without auth; a token revoked
+    with hubsnap token revoke stops working within a second.
+  - With --auth-issuer URL, OAuth 2.1: clients sign the user in at that
+    authorization server (code flow with PKCE) and send its JWT access
+    tokens, which must be for this server's resource identifier (--resource,
+    by default http://ADDR/mcp; required when ADDR is 0.0.0.0 or [::]) and
+    carry scopes such as table:read. Any address may be served.
+
+With --sync-every DURATION (e.g. 5m) it syncs from the Hub in the
+background, as hubsnap snapshot sync does; a failed sync is logged and
+retried at the next tick while the last good release is served.`,
 		Args: args(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return a.runServe(cmd, opts)
+			s, err := a.resolve(cmd)
+			if err != nil {
+				return err
+			}
+			if opts.CacheDir, opts.Project, opts.Environment, err = s.needTarget(); err != nil {
+				return err
+			}
+			opts.Stdin, opts.Stdout, opts.Stderr, opts.Log = a.stdin, a.stdout, a.stderr, a.log
+			opts.ConfigDir = s.configDir.v
+			opts.SessionTimeoutSet = cmd.Flags().Changed("session-timeout")
+			if err := opts.check(); err != nil {
+				return err
+			}
+			if opts.SyncEvery != 0 {
+				if opts.Hub, err = s.needHub(); err != nil {
+					return fmt.Errorf("--sync-every: %w", err)
+				}
+			}
+			return runServe(cmd.Context(), opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.http, "http", "", "serve Streamable HTTP on this address (host:port) instead of stdio")
-	cmd.Flags().DurationVar(&opts.sessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout,
-		"with --http, close a session after this long without a request")
+	f := cmd.Flags()
+	f.StringVar(&opts.HTTP, "http", "", "serve Streamable HTTP on this address (host:port) instead of stdio")
+	f.DurationVar(&opts.SessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout,
+		"with --http, close a session after this long idle: no request in flight and no GET stream open")
+	f.BoolVar(&opts.Stateless, "stateless", false,
+		"with --http, keep no sessions: every request stands alone (replicas behind a load balancer)")
+	f.StringVar(&opts.AuthIssuer, "auth-issuer", "",
+		"with --http, accept OAuth 2.1 access tokens of this authorization server (instead of hubsnap token's)")
+	f.StringVar(&opts.Resource, "resource", "",
+		"with --auth-issuer, the URL clients use for this server, which tokens must be for (default http://ADDR/mcp)")
+	f.DurationVar(&opts.SyncEvery, "sync-every", 0, "sync from the Hub in the background this often, e.g. 5m")
 	return cmd
 }
 
-func (a *app) runServe(cmd *cobra.Command, opts *serveOptions) error {
-	s, cacheDir, project, env, err := a.resolveTarget(cmd)
-	if err != nil {
-		return err
+// minSyncEvery is the shortest --sync-every.
+const minSyncEvery = time.Second
+
+// check refuses flags that need another or exclude each other, before
+// anything is read or served.
+func (opts *serveOptions) check() error {
+	needHTTP := func(flag string, given bool) error {
+		if given && opts.HTTP == "" {
+			return usageErrorf("%s needs --http", flag)
+		}
+		return nil
 	}
-	if cmd.Flags().Changed("session-timeout") && opts.http == "" {
-		return usageErrorf("--session-timeout needs --http")
-	}
-	if opts.sessionTimeout <= 0 {
-		return usageErrorf("--session-timeout must be positive")
-	}
-	// With --http, check the address and the tokens before anything else.
-	var tokens *access.Keeper
-	if opts.http != "" {
-		if tokens, err = a.serveTokens(s, opts.http); err != nil {
+	for _, err := range []error{
+		needHTTP("--session-timeout", opts.SessionTimeoutSet),
+		needHTTP("--stateless", opts.Stateless),
+		needHTTP("--auth-issuer", opts.AuthIssuer != ""),
+	} {
+		if err != nil {
 			return err
 		}
 	}
-
-	target := store.Target{Project: project, Environment: env}
-	noRelease := fmt.Errorf("no current release for project %q, environment %q in %s; run `hubsnap snapshot sync` first",
-		project, env, cacheDir)
-	if !indexer.Exists(cacheDir) {
-		return noRelease
+	switch {
+	case opts.SessionTimeout <= 0:
+		return usageErrorf("--session-timeout must be positive")
+	case opts.Stateless && opts.SessionTimeoutSet:
+		return usageErrorf("--session-timeout has no use with --stateless: there are no sessions")
+	case opts.Resource != "" && opts.AuthIssuer == "":
+		return usageErrorf("--resource needs --auth-issuer")
+	case opts.SyncEvery < 0 || (opts.SyncEvery > 0 && opts.SyncEvery < minSyncEvery):
+		return usageErrorf("--sync-every must be at least %v, e.g. 5m", minSyncEvery)
 	}
-	c, err := indexer.Open(cmd.Context(), cacheDir, a.log)
+	return nil
+}
+
+// runServe serves the current release over MCP (mcpserver) until ctx ends
+// or the client goes, while a watcher (indexer.Cache.Watch) follows the
+// release files and, with SyncEvery, a background sync keeps the cache
+// current. It refuses to start without a current release (after a first
+// sync, with SyncEvery).
+func runServe(ctx context.Context, opts *serveOptions) error {
+	if err := opts.check(); err != nil {
+		return err
+	}
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	// What a team server says (requests, syncs) is logged at Info whatever
+	// --verbose says: it is the server's record of what happened.
+	status := slog.New(slog.NewTextHandler(opts.Stderr, nil))
+	// With --http, check the address and the access before anything else.
+	var tokens *access.Keeper
+	if opts.HTTP != "" {
+		var err error
+		if opts.AuthIssuer != "" {
+			err = checkOAuth(opts)
+		} else {
+			tokens, err = serveTokens(opts.ConfigDir, opts.HTTP)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	target := store.Target{Project: opts.Project, Environment: opts.Environment}
+	bg := newBackgroundSync(opts, status, log)
+	c, current, err := openCurrent(ctx, opts, log)
+	synced := false
+	if errors.Is(err, errNoCurrent) && bg != nil {
+		// A new replica: its first sync makes a release current.
+		status.Info("no current release yet: syncing from the Hub first", "project", opts.Project, "environment", opts.Environment)
+		if serr := bg.once(ctx); serr != nil {
+			return fmt.Errorf("%w; the first sync failed: %v", err, serr)
+		}
+		synced = true
+		c, current, err = openCurrent(ctx, opts, log)
+	}
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	current, err := c.Store().Current(cmd.Context(), target)
-	if err != nil {
-		if store.ErrorCode(err) == store.NoRelease {
-			return noRelease
-		}
-		return err
-	}
-	srv := mcpserver.New(c.Store(), mcpserver.Options{Target: target, Version: version(), Log: a.log})
+	srv := mcpserver.New(c.Store(), mcpserver.Options{Target: target, Version: version(), Log: log})
 
 	// Follow the release files while serving: a sync, import or use in
-	// another process, or a removed file, shows in the next call.
-	ctx, stop := context.WithCancel(cmd.Context())
+	// this process or another, or a removed file, shows in the next call.
+	watchCtx, stop := context.WithCancel(ctx)
 	watched := make(chan error, 1)
 	go func() {
 		// After every rescan, tell clients if the served release changed,
 		// whoever changed it (this process or another).
-		watched <- c.Watch(ctx, indexer.WatchOptions{Rescanned: func(error) { srv.CheckRelease(ctx) }})
+		watched <- c.Watch(watchCtx, indexer.WatchOptions{Rescanned: func(error) { srv.CheckRelease(watchCtx) }})
 	}()
-	if opts.http == "" {
-		err = srv.ServeStdio(cmd.Context(), a.stdin, a.stdout)
+	syncing := make(chan struct{})
+	go func() {
+		defer close(syncing)
+		if bg != nil {
+			bg.serving = func(ctx context.Context) string { return servingID(ctx, c.Store(), target) }
+			bg.run(watchCtx, !synced)
+		}
+	}()
+	if opts.HTTP == "" {
+		err = srv.ServeStdio(ctx, opts.Stdin, opts.Stdout)
 	} else {
-		err = a.serveHTTP(cmd.Context(), srv, opts, tokens, current)
+		err = serveHTTP(ctx, srv, opts, tokens, current, status)
 	}
 	stop()
+	<-syncing
 	if werr := <-watched; werr != nil {
-		a.log.Warn("watching the cache", "err", werr)
+		log.Warn("watching the cache", "err", werr)
 	}
 	return err
 }
 
-// serveTokens checks that addr may be served and returns the tokens that
-// guard it: a non-loopback address needs at least one token.
-func (a *app) serveTokens(s *settings, addr string) (*access.Keeper, error) {
+// errNoCurrent is the error of openCurrent when no release is current.
+var errNoCurrent = errors.New("no current release")
+
+// openCurrent opens the cache and returns it with the current release of
+// the project and environment, or an error wrapping errNoCurrent that
+// names hubsnap snapshot sync.
+func openCurrent(ctx context.Context, opts *serveOptions, log *slog.Logger) (*indexer.Cache, store.ReleaseInfo, error) {
+	noRelease := fmt.Errorf("%w for project %q, environment %q in %s; run `hubsnap snapshot sync` first",
+		errNoCurrent, opts.Project, opts.Environment, opts.CacheDir)
+	if !indexer.Exists(opts.CacheDir) {
+		return nil, store.ReleaseInfo{}, noRelease
+	}
+	c, err := indexer.Open(ctx, opts.CacheDir, log)
+	if err != nil {
+		return nil, store.ReleaseInfo{}, err
+	}
+	current, err := c.Store().Current(ctx, store.Target{Project: opts.Project, Environment: opts.Environment})
+	if err != nil {
+		c.Close()
+		if store.ErrorCode(err) == store.NoRelease {
+			return nil, store.ReleaseInfo{}, noRelease
+		}
+		return nil, store.ReleaseInfo{}, err
+	}
+	return c, current, nil
+}
+
+// serveTokens checks that addr may be served and returns the tokens of the
+// config folder dir that guard it: a non-loopback address needs at least
+// one token.
+func serveTokens(dir, addr string) (*access.Keeper, error) {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return nil, usageErrorf("--http %q: want host:port, e.g. 127.0.0.1:7420", addr)
 	}
-	dir, err := s.needConfigDir()
-	if err != nil {
-		return nil, err
+	if dir == "" {
+		return nil, errNoConfigDir()
 	}
 	tokens, err := access.NewKeeper(access.NewFile(dir))
 	if err != nil {
@@ -134,27 +276,44 @@ func (a *app) serveTokens(s *settings, addr string) (*access.Keeper, error) {
 	return tokens, nil
 }
 
-func (a *app) serveHTTP(ctx context.Context, srv *mcpserver.Server, opts *serveOptions, tokens *access.Keeper, current store.ReleaseInfo) error {
-	ln, err := net.Listen("tcp", opts.http)
+// serveHTTP serves srv over Streamable HTTP on opts.HTTP, logging one line
+// per request to status.
+func serveHTTP(ctx context.Context, srv *mcpserver.Server, opts *serveOptions, tokens *access.Keeper,
+	current store.ReleaseInfo, status *slog.Logger) error {
+	ln, err := net.Listen("tcp", opts.HTTP)
 	if err != nil {
 		return err
 	}
-	// Requests are logged at Info whatever --verbose says: a team server's
-	// log is its record of who called what.
-	requests := slog.New(slog.NewTextHandler(a.stderr, nil))
-	n, _ := tokens.Count()
-	issued, _ := tokens.Issued()
-	mode := fmt.Sprintf("%d token(s); every request needs one", n)
-	switch {
-	case !issued:
-		mode = "no token issued: open to this machine only, until one is created"
-	case n == 0:
-		mode = "every token is revoked: requests are refused until one is created"
+	url := "http://" + listenURLHost(opts.HTTP, ln.Addr()) + "/mcp"
+	httpOpts := mcpserver.HTTPOptions{Stateless: opts.Stateless, SessionTimeout: opts.SessionTimeout, Log: status}
+	var mode string
+	if opts.AuthIssuer != "" {
+		if httpOpts.OAuth, err = startVerifier(ctx, opts, url, status); err != nil {
+			ln.Close()
+			return err
+		}
+		mode = fmt.Sprintf("OAuth 2.1: access tokens of %s for %s", opts.AuthIssuer, httpOpts.OAuth.Resource())
+	} else {
+		httpOpts.Tokens = tokens
+		n, _ := tokens.Count()
+		issued, _ := tokens.Issued()
+		mode = fmt.Sprintf("%d token(s); every request needs one", n)
+		switch {
+		case !issued:
+			mode = "no token issued: open to this machine only, until one is created"
+		case n == 0:
+			mode = "every token is revoked: requests are refused until one is created"
+		}
 	}
-	requests.Info("serving MCP over HTTP", "url", "http://"+listenURLHost(opts.http, ln.Addr())+"/mcp",
-		"release", current.ID, "project", current.Project, "environment", current.Environment, "access", mode)
-	err = srv.ServeStreamable(ctx, ln, mcpserver.HTTPOptions{Tokens: tokens, SessionTimeout: opts.sessionTimeout, Log: requests})
-	requests.Info("stopped")
+	sessions := fmt.Sprintf("for 2025-11-25 and older (closed after %v idle; at most %d, the least recently used "+
+		"closed past that); 2026-07-28 without", opts.SessionTimeout, mcpserver.DefaultMaxSessions)
+	if opts.Stateless {
+		sessions = "none (stateless)"
+	}
+	status.Info("serving MCP over HTTP", "url", url, "release", current.ID, "project", current.Project,
+		"environment", current.Environment, "access", mode, "sessions", sessions)
+	err = srv.ServeStreamable(ctx, ln, httpOpts)
+	status.Info("stopped")
 	return err
 }
 

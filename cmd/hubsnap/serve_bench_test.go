@@ -6,7 +6,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -21,11 +20,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/indexer"
-	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/storetest"
 )
 
-// largeCLI is a cli whose cache holds storetest.Large (project big,
+// largeCLI is a cli whose cache holds a synthetic release (project big,
 // environment dev) as the current release, with the names of its tables
 // and logics.
 type largeCLI struct {
@@ -33,123 +31,50 @@ type largeCLI struct {
 	tables, logics []string
 }
 
-// prepareLarge imports storetest.Large, in process, into the cache of a new
-// cli (temp folders; the config folder exists and is empty) and returns it.
-// It takes a few seconds. The cache belongs to the benchmark and is removed
-// with it: this package's TestMain is not ours to extend, so a cache kept
-// for the whole process could never be removed.
-func prepareLarge(b *testing.B) largeCLI {
+// benchSizes are the releases the serve benchmarks run on: storetest.Large
+// (10,000 tables) and storetest.Huge (100,000 tables; preparing it takes
+// about half a minute).
+var benchSizes = []struct {
+	name string
+	size storetest.Size
+}{{"10k", storetest.Large}, {"100k", storetest.Huge}}
+
+// prepareLarge imports a synthetic release of size, in process, into the
+// cache of a new cli (temp folders; the config folder exists and is empty)
+// and returns it. The document is written to a file as a stream and
+// imported as one, as a Hub's would be. The cache belongs to the benchmark
+// and is removed with it: this package's TestMain is not ours to extend,
+// so a cache kept for the whole process could never be removed.
+func prepareLarge(b *testing.B, size storetest.Size) largeCLI {
 	b.Helper()
-	snap := storetest.Release(storetest.Large)
-	doc, err := encodeSnapshot(snap)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c := newCLI(b).with("HUBSNAP_PROJECT", snap.Release.Project, "HUBSNAP_ENVIRONMENT", snap.Release.Environment)
+	c := newCLI(b).with("HUBSNAP_PROJECT", "big", "HUBSNAP_ENVIRONMENT", "dev")
 	if err := os.MkdirAll(c.configDir(), 0o700); err != nil {
 		b.Fatal(err)
 	}
 	file := filepath.Join(b.TempDir(), "big.json")
-	if err := os.WriteFile(file, doc, 0o600); err != nil {
+	f, err := os.Create(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := storetest.WriteRelease(f, size); err != nil {
+		b.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
 		b.Fatal(err)
 	}
 	res, err := indexer.Import(context.Background(), c.cacheDir(), file, nil, nil)
 	if err != nil {
-		b.Fatalf("import storetest.Large: %v", err)
+		b.Fatalf("import a synthetic release of %d tables: %v", size.Tables, err)
 	}
-	if res.Tables != storetest.Large.Tables || res.Logics != storetest.Large.Logics || !res.Current {
-		b.Fatalf("imported %+v, want %d tables and %d logics, current", res.ReleaseInfo, storetest.Large.Tables,
-			storetest.Large.Logics)
+	if res.Tables != size.Tables || res.Logics != size.Logics || !res.Current {
+		b.Fatalf("imported %+v, want %d tables and %d logics, current", res.ReleaseInfo, size.Tables, size.Logics)
 	}
 	if err := os.Remove(file); err != nil {
 		b.Fatal(err)
 	}
 	lc := largeCLI{cli: c}
-	for _, t := range snap.Tables {
-		lc.tables = append(lc.tables, t.Name)
-	}
-	for _, l := range snap.Logics {
-		lc.logics = append(lc.logics, l.Name)
-	}
+	lc.tables, lc.logics = storetest.Names(size)
 	return lc
-}
-
-// encodeSnapshot renders snap as a snapshot document (format version 1),
-// as a Hub would serve it.
-func encodeSnapshot(snap *store.Snapshot) ([]byte, error) {
-	type (
-		obj  = map[string]any
-		list = []any
-	)
-	strs := func(ss []string) list {
-		out := list{}
-		for _, s := range ss {
-			out = append(out, s)
-		}
-		return out
-	}
-	var conns, tables, logics list
-	for _, c := range snap.Connections {
-		conns = append(conns, obj{"name": c.Name, "engine": c.Engine})
-	}
-	for _, t := range snap.Tables {
-		var cols, fks, idx list
-		for _, c := range t.Columns {
-			col := obj{"name": c.Name, "type": c.Type, "nullable": c.Nullable}
-			if c.Comment != "" {
-				col["comment"] = c.Comment
-			}
-			if c.Default != "" {
-				col["default"] = c.Default
-			}
-			if len(c.Enum) > 0 {
-				col["enum"] = strs(c.Enum)
-			}
-			cols = append(cols, col)
-		}
-		for _, fk := range t.ForeignKeys {
-			fks = append(fks, obj{"name": fk.Name, "columns": strs(fk.Columns), "onDelete": fk.OnDelete,
-				"references": obj{"table": fk.RefTable, "connection": fk.RefConnection, "columns": strs(fk.RefColumns)}})
-		}
-		for _, ix := range t.Indexes {
-			idx = append(idx, obj{"name": ix.Name, "columns": strs(ix.Columns), "unique": ix.Unique})
-		}
-		table := obj{"name": t.Name, "connection": t.Connection, "columns": cols}
-		if t.Comment != "" {
-			table["comment"] = t.Comment
-		}
-		if len(t.PrimaryKey) > 0 {
-			table["primaryKey"] = strs(t.PrimaryKey)
-		}
-		if len(fks) > 0 {
-			table["foreignKeys"] = fks
-		}
-		if len(idx) > 0 {
-			table["indexes"] = idx
-		}
-		tables = append(tables, table)
-	}
-	for _, l := range snap.Logics {
-		params := list{}
-		for _, p := range l.Params {
-			params = append(params, obj{"name": p.Name, "type": p.Type, "required": p.Required})
-		}
-		logics = append(logics, obj{"name": l.Name, "description": l.Description, "sql": l.SQL, "params": params,
-			"auth": obj{"required": l.Auth.Required, "roles": strs(l.Auth.Roles)}})
-	}
-	r := snap.Release
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	err := enc.Encode(obj{
-		"formatVersion": 1,
-		"release": obj{"id": r.ID, "project": r.Project, "environment": r.Environment, "version": r.Version,
-			"createdAt": r.CreatedAt},
-		"connections": conns,
-		"tables":      tables,
-		"logics":      logics,
-	})
-	return buf.Bytes(), err
 }
 
 // callLimit bounds one tool call of the benchmarks.
@@ -197,12 +122,18 @@ func callServed(b *testing.B, cs *mcp.ClientSession, stderr *lockedBuffer, param
 var releaseInfoCall = &mcp.CallToolParams{Name: "release_info", Arguments: map[string]any{}}
 
 // BenchmarkServeStartup measures, per iteration, the time from starting
-// `hubsnap serve` (stdio) on a cache holding storetest.Large to the answer
-// of its first tool call, release_info: process start, opening the cache
-// (reconcile and quick_check), the initialize handshake and the call.
-// Closing the session (stdin closed, the child waited for) is not timed.
+// `hubsnap serve` (stdio) on a cache holding storetest.Large, then
+// storetest.Huge, to the answer of its first tool call, release_info:
+// process start, opening the cache (reconcile, and the integrity check
+// when the index changed), the initialize handshake and the call. Closing
+// the session (stdin closed, the child waited for) is not timed.
 func BenchmarkServeStartup(b *testing.B) {
-	lc := prepareLarge(b)
+	for _, bs := range benchSizes {
+		b.Run(bs.name, func(b *testing.B) { benchServeStartup(b, prepareLarge(b, bs.size)) })
+	}
+}
+
+func benchServeStartup(b *testing.B, lc largeCLI) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "hubsnap-bench", Version: "0"}, nil)
 	for b.Loop() {
 		b.StopTimer()
@@ -248,13 +179,18 @@ func serveCall(i int, tables, logics []string) *mcp.CallToolParams {
 }
 
 // BenchmarkServeMemory starts `hubsnap serve` (stdio) once on a cache
-// holding storetest.Large and makes 10,000 tool calls (serveCall) per
-// iteration; one iteration is typical. On Linux it reports the child's
-// resident set right after its first answer ("rss-start-MiB"), and after
-// the calls its resident set and peak ("rss-MiB", "hwm-MiB", VmRSS and
-// VmHWM of /proc/PID/status).
+// holding storetest.Large, then storetest.Huge, and makes 10,000 tool
+// calls (serveCall) per iteration; one iteration is typical. On Linux it
+// reports the child's resident set right after its first answer
+// ("rss-start-MiB"), and after the calls its resident set and peak
+// ("rss-MiB", "hwm-MiB", VmRSS and VmHWM of /proc/PID/status).
 func BenchmarkServeMemory(b *testing.B) {
-	lc := prepareLarge(b)
+	for _, bs := range benchSizes {
+		b.Run(bs.name, func(b *testing.B) { benchServeMemory(b, prepareLarge(b, bs.size)) })
+	}
+}
+
+func benchServeMemory(b *testing.B, lc largeCLI) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "hubsnap-bench", Version: "0"}, nil)
 	transport, cmd, stderr := serveCommand(b, lc.cli)
 	cs := connectServe(b, client, transport, stderr)

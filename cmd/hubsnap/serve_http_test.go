@@ -1,6 +1,6 @@
 package main
 
-// End-to-end tests of `hubsnap serve --http` (SPEC §10): the real binary as
+// End-to-end tests of `hubsnap serve --http` (docs/team.md): the real binary as
 // a child process (see TestMain), tokens made with hubsnap token, and the
 // go-sdk Streamable HTTP client or raw HTTP requests.
 
@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -174,7 +173,8 @@ func rawRequest(tb testing.TB, method, url, token, host, body, session string) r
 }
 
 // checkUnauthorized fails unless reply is a 401 that asks for a bearer
-// token and points at the resource metadata.
+// token from hubsnap token create, with a plain challenge: issued tokens
+// advertise no OAuth (no resource_metadata).
 func checkUnauthorized(tb testing.TB, what string, reply rawReply) {
 	tb.Helper()
 	if reply.status != http.StatusUnauthorized {
@@ -182,9 +182,9 @@ func checkUnauthorized(tb testing.TB, what string, reply rawReply) {
 		return
 	}
 	wa := reply.header.Get("WWW-Authenticate")
-	if !strings.HasPrefix(wa, "Bearer") || !strings.Contains(wa, "resource_metadata=") ||
-		!strings.Contains(wa, "/.well-known/oauth-protected-resource/mcp") {
-		tb.Errorf("%s: WWW-Authenticate = %q, want Bearer with resource_metadata", what, wa)
+	if !strings.HasPrefix(wa, "Bearer ") || !strings.Contains(wa, `error="invalid_token"`) ||
+		!strings.Contains(wa, "hubsnap token create") || strings.Contains(wa, "resource_metadata") {
+		tb.Errorf("%s: WWW-Authenticate = %q, want a plain Bearer challenge naming hubsnap token create", what, wa)
 	}
 }
 
@@ -322,7 +322,7 @@ func TestServeHTTPUsageErrors(t *testing.T) {
 }
 
 // TestServeHTTPSessionAndSIGTERM: the go-sdk client calls tools through a
-// token; SIGTERM with the session open (its GET stream held) exits 0
+// token, in a session; SIGTERM with the session open (its GET stream held) exits 0
 // promptly; the log has one line per request and never the token.
 func TestServeHTTPSessionAndSIGTERM(t *testing.T) {
 	t.Parallel()
@@ -336,8 +336,11 @@ func TestServeHTTPSessionAndSIGTERM(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), sessionLimit)
 	defer cancel()
 	httpClient, bt := clientWithBearer(t, secret)
+	// A session: protocol 2025-11-25 (go-sdk's client would take 2026-07-28,
+	// served without one: serve_modern_test.go).
 	session, err := mcp.NewClient(&mcp.Implementation{Name: "hubsnap-http-e2e", Version: "0"}, nil).Connect(ctx,
-		&mcp.StreamableClientTransport{Endpoint: s.url, HTTPClient: httpClient, MaxRetries: -1}, nil)
+		&mcp.StreamableClientTransport{Endpoint: s.url, HTTPClient: httpClient, MaxRetries: -1},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatalf("connect to %s: %v; stderr: %s", s.url, err, s.stderr)
 	}
@@ -480,15 +483,11 @@ func TestServeHTTPTokens(t *testing.T) {
 		t.Errorf("GET /mcp without a token: status %d, want 401", r.status)
 	}
 
-	// The protected-resource metadata is public and names /mcp.
+	// No protected-resource metadata: it would send clients into an OAuth
+	// flow that issued tokens do not have.
 	meta := rawRequest(t, http.MethodGet, strings.TrimSuffix(s.url, "/mcp")+"/.well-known/oauth-protected-resource/mcp", "", "", "", "")
-	var pr struct {
-		Resource        string   `json:"resource"`
-		ScopesSupported []string `json:"scopes_supported"`
-	}
-	if meta.status != http.StatusOK || json.Unmarshal([]byte(meta.body), &pr) != nil || pr.Resource != s.url ||
-		!slices.Contains(pr.ScopesSupported, "table:read") {
-		t.Errorf("protected-resource metadata: status %d, body %s; want 200 naming %s", meta.status, meta.body, s.url)
+	if meta.status != http.StatusNotFound {
+		t.Errorf("protected-resource metadata with issued tokens: status %d, body %s; want 404", meta.status, meta.body)
 	}
 
 	// A session made with alice cannot be used with bob's token.
@@ -505,6 +504,9 @@ func TestServeHTTPTokens(t *testing.T) {
 		!strings.Contains(r.body, "schema_list_tables") {
 		t.Errorf("tools/list with alice in her session: status %d %q", r.status, r.body)
 	}
+
+	// alice's GET stream of that session: revoking alice ends it.
+	stream := openStream(t, s.url, alice, init.session)
 
 	// Revoke alice in another process while the server runs.
 	start := time.Now()
@@ -532,6 +534,16 @@ func TestServeHTTPTokens(t *testing.T) {
 	}
 	if refused > revokeLimit {
 		t.Errorf("the running server refused the revoked token only %v after token revoke, want within %v", refused, revokeLimit)
+	}
+	select {
+	case <-stream:
+		if ended := time.Since(revoked); ended > revokeLimit {
+			t.Errorf("the revoked token's GET stream ended %v after token revoke, want within %v", ended, revokeLimit)
+		} else {
+			t.Logf("the revoked token's GET stream ended within %v of token revoke", ended.Round(time.Millisecond))
+		}
+	case <-time.After(revokePollLimit):
+		t.Errorf("the revoked token's GET stream still open %v after token revoke", revokePollLimit)
 	}
 	// alice's open session is refused too; bob still works.
 	checkUnauthorized(t, "alice's session after revoke",

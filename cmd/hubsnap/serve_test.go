@@ -266,8 +266,8 @@ func TestServeEndToEnd(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{"logic_get", "logic_list", "release_info", "schema_get_table", "schema_list_tables",
-		"schema_search"}; !slices.Equal(names, want) {
+	if want := []string{"logic_get", "logic_list", "release_info", "schema_diff", "schema_get_table",
+		"schema_join_path", "schema_list_tables", "schema_search"}; !slices.Equal(names, want) {
 		t.Errorf("tools/list names = %q, want %q", names, want)
 	}
 
@@ -334,7 +334,11 @@ func TestServeEndToEnd(t *testing.T) {
 	}
 	var referrers []string
 	for _, r := range users.ReferencedBy {
-		referrers = append(referrers, r.Connection+"."+r.Table)
+		conn := r.Connection
+		if conn == "" { // named only when it is not the table's own
+			conn = users.Connection
+		}
+		referrers = append(referrers, conn+"."+r.Table)
 	}
 	slices.Sort(referrers)
 	if want := []string{"analytics.users", "main.posts", "main.purchases"}; !slices.Equal(referrers, want) {
@@ -646,7 +650,7 @@ func TestServeNeedsRelease(t *testing.T) {
 }
 
 // TestServeGarbageInput: a line that is not a JSON-RPC message does not
-// stop the server (SPEC §9: nothing a client sends can crash it); the
+// stop the server (docs/tools.md: nothing a client sends can crash it); the
 // requests before and after it are answered. The bad line may be answered
 // with an error whose id is null (-32700 parse error, -32600 invalid
 // request) or ignored, but nothing else.

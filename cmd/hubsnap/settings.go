@@ -11,7 +11,7 @@ import (
 	"github.com/hubsnap/hubsnap/indexer"
 )
 
-// Environment variables of the settings (SPEC §2).
+// Environment variables of the settings (README: Settings).
 const (
 	envCacheDir    = "HUBSNAP_CACHE_DIR"
 	envHub         = "HUBSNAP_HUB"
@@ -60,53 +60,77 @@ type settings struct {
 	tokenFile   string // the context's token file, read only when needed
 }
 
-// resolve works out the settings. It reads the contexts file but never
-// writes anything.
-func (a *app) resolve(cmd *cobra.Command) (*settings, error) {
-	s := &settings{}
-	flag := func(name, v string) (value, bool) {
-		if cmd.Flags().Changed(name) {
+// resolver reads one command run's settings from its flags, the
+// environment and HOME.
+type resolver struct {
+	a   *app
+	cmd *cobra.Command
+}
+
+// flag is a setting from the flag name, when it was given.
+func (r resolver) flag(name, v string) func() (value, bool) {
+	return func() (value, bool) {
+		if r.cmd.Flags().Changed(name) {
 			return value{v, "flag --" + name}, true
 		}
 		return value{}, false
 	}
-	env := func(name string) (value, bool) {
-		if v := a.getenv(name); v != "" {
+}
+
+// env is a setting from the environment variable name, when it is set.
+func (r resolver) env(name string) func() (value, bool) {
+	return func() (value, bool) {
+		if v := r.a.getenv(name); v != "" {
 			return value{v, "env " + name}, true
 		}
 		return value{}, false
 	}
-	first := func(vs ...func() (value, bool)) value {
-		for _, f := range vs {
-			if v, ok := f(); ok {
-				return v
-			}
-		}
-		return value{}
-	}
-	home := func(xdg, dotdir string) (value, bool) {
-		if base := a.getenv(xdg); filepath.IsAbs(base) {
+}
+
+// home is a folder's default: $XDG/hubsnap when XDG names an absolute
+// path, else ~/DOTDIR/hubsnap.
+func (r resolver) home(xdg, dotdir string) func() (value, bool) {
+	return func() (value, bool) {
+		if base := r.a.getenv(xdg); filepath.IsAbs(base) {
 			return value{filepath.Join(base, "hubsnap"), "default"}, true
 		}
-		h := a.getenv("HOME")
+		h := r.a.getenv("HOME")
 		if h == "" {
-			h = a.getenv("USERPROFILE") // Windows
+			h = r.a.getenv("USERPROFILE") // Windows
 		}
 		if h == "" {
 			return value{}, false
 		}
 		return value{filepath.Join(h, dotdir, "hubsnap"), "default"}, true
 	}
+}
 
-	s.configDir = first(
-		func() (value, bool) { return flag("config-dir", a.flags.configDir) },
-		func() (value, bool) { return env(envConfigDir) },
-		func() (value, bool) { return home("XDG_CONFIG_HOME", ".config") })
-	s.cacheDir = first(
-		func() (value, bool) { return flag("cache-dir", a.flags.cacheDir) },
-		func() (value, bool) { return env(envCacheDir) },
-		func() (value, bool) { return home("XDG_CACHE_HOME", ".cache") })
+// first is the first of vs that is set, or an unset value.
+func first(vs ...func() (value, bool)) value {
+	for _, f := range vs {
+		if v, ok := f(); ok {
+			return v
+		}
+	}
+	return value{}
+}
 
+// folders works out the config and cache folders only. It reads no file,
+// so a command that needs nothing else (context set, token, import) does
+// not depend on the contexts file.
+func (a *app) folders(cmd *cobra.Command) *settings {
+	r := resolver{a, cmd}
+	return &settings{
+		configDir: first(r.flag("config-dir", a.flags.configDir), r.env(envConfigDir), r.home("XDG_CONFIG_HOME", ".config")),
+		cacheDir:  first(r.flag("cache-dir", a.flags.cacheDir), r.env(envCacheDir), r.home("XDG_CACHE_HOME", ".cache")),
+	}
+}
+
+// resolve works out all the settings, the current context's included. It
+// reads the contexts file but never writes anything.
+func (a *app) resolve(cmd *cobra.Command) (*settings, error) {
+	r := resolver{a, cmd}
+	s := a.folders(cmd)
 	var cur *contextConfig
 	if s.configDir.v != "" {
 		cfg, err := loadConfig(s.configDir.v)
@@ -126,17 +150,11 @@ func (a *app) resolve(cmd *cobra.Command) (*settings, error) {
 			return value{}, false
 		}
 	}
-	s.hub = first(
-		func() (value, bool) { return flag("hub", a.flags.hub) },
-		func() (value, bool) { return env(envHub) },
+	s.hub = first(r.flag("hub", a.flags.hub), r.env(envHub),
 		fromContext(func(c *contextConfig) string { return c.Hub }))
-	s.project = first(
-		func() (value, bool) { return flag("project", a.flags.project) },
-		func() (value, bool) { return env(envProject) },
+	s.project = first(r.flag("project", a.flags.project), r.env(envProject),
 		fromContext(func(c *contextConfig) string { return c.Project }))
-	s.environment = first(
-		func() (value, bool) { return flag("environment", a.flags.environment) },
-		func() (value, bool) { return env(envEnvironment) },
+	s.environment = first(r.flag("environment", a.flags.environment), r.env(envEnvironment),
 		fromContext(func(c *contextConfig) string { return c.Environment }),
 		func() (value, bool) { return value{defaultEnvironment, "default"}, true })
 
@@ -179,24 +197,34 @@ func (s *settings) needCache() (string, error) {
 // needConfigDir returns the config folder or explains how to set one.
 func (s *settings) needConfigDir() (string, error) {
 	if s.configDir.v == "" {
-		return "", usageErrorf("no config folder: set --config-dir or %s (HOME is not set)", envConfigDir)
+		return "", errNoConfigDir()
 	}
 	return s.configDir.v, nil
 }
 
-// needProject returns the project and environment or explains how to set
-// them.
-func (s *settings) needProject() (project, environment string, err error) {
+// errNoConfigDir explains how to name the config folder when there is
+// none.
+func errNoConfigDir() error {
+	return usageErrorf("no config folder: set --config-dir or %s (HOME is not set)", envConfigDir)
+}
+
+// needTarget returns the cache folder and the project and environment a
+// command works on, or explains how to set them. The names are checked:
+// they become file names in the cache.
+func (s *settings) needTarget() (cacheDir, project, environment string, err error) {
+	if cacheDir, err = s.needCache(); err != nil {
+		return "", "", "", err
+	}
 	if s.project.v == "" {
-		return "", "", usageErrorf("no project: set --project, %s, or a context (hubsnap context set)", envProject)
+		return "", "", "", usageErrorf("no project: set --project, %s, or a context (hubsnap context set)", envProject)
 	}
 	if err := indexer.CheckName("project (from "+s.project.source+")", s.project.v); err != nil {
-		return "", "", &usageError{err.Error()}
+		return "", "", "", err
 	}
 	if err := indexer.CheckName("environment (from "+s.environment.source+")", s.environment.v); err != nil {
-		return "", "", &usageError{err.Error()}
+		return "", "", "", err
 	}
-	return s.project.v, s.environment.v, nil
+	return cacheDir, s.project.v, s.environment.v, nil
 }
 
 // needHub returns a Hub client or explains how to name the Hub.
@@ -210,7 +238,7 @@ func (s *settings) needHub() (*indexer.Hub, error) {
 	}
 	hub, err := indexer.NewHub(s.hub.v, indexer.HubOptions{Token: token})
 	if err != nil {
-		return nil, &usageError{fmt.Sprintf("%s (from %s)", err, s.hub.source)}
+		return nil, fmt.Errorf("%w (from %s)", err, s.hub.source)
 	}
 	return hub, nil
 }

@@ -1,6 +1,6 @@
 package main
 
-// Tests of hubsnap token create|list|revoke (SPEC §10), in process through
+// Tests of hubsnap token create|list|revoke (docs/team.md), in process through
 // the cli helpers: what each prints where, what the config folder keeps,
 // and the usage errors.
 

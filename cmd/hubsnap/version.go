@@ -1,23 +1,35 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"runtime"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
 
+// versionOptions is what `hubsnap version` works with.
+type versionOptions struct {
+	Stdout io.Writer
+}
+
 func (a *app) newVersionCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print hubsnap's version",
 		Args:  args(cobra.NoArgs),
-		RunE: func(*cobra.Command, []string) error {
-			_, err := fmt.Fprintln(a.stdout, versionString())
-			return err
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runVersion(cmd.Context(), &versionOptions{Stdout: a.stdout})
 		},
 	}
+}
+
+// runVersion prints versionString.
+func runVersion(_ context.Context, opts *versionOptions) error {
+	_, err := fmt.Fprintln(opts.Stdout, versionString())
+	return err
 }
 
 // version is the module version of this build, "(devel)" when built from

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hubsnap/hubsnap/indexer"
+	"github.com/hubsnap/hubsnap/mcpserver"
+	"github.com/hubsnap/hubsnap/store"
+)
+
+// diffOptions is what `hubsnap snapshot diff` works with.
+type diffOptions struct {
+	Stdout               io.Writer
+	Log                  *slog.Logger
+	CacheDir             string
+	Project, Environment string
+	From, To             string // release ids; "" for the defaults
+	JSON                 bool   // --json
+	Color                bool   // colour the report: stdout is a terminal and NO_COLOR is not set
+}
+
+func (a *app) newDiffCommand() *cobra.Command {
+	opts := &diffOptions{}
+	cmd := &cobra.Command{
+		Use:   "diff [FROM] [TO]",
+		Short: "Show what changed between two cached releases",
+		Long: `Compares two cached releases of the project and environment: the tables and
+logics added, removed and changed, one line each, with the details indented.
+FROM defaults to the cached release before TO (by version), TO to the current
+release. --json prints the schema_diff tool's answer instead, whole. Offline.`,
+		Args: args(cobra.MaximumNArgs(2)),
+		RunE: func(cmd *cobra.Command, argv []string) error {
+			s, err := a.resolve(cmd)
+			if err != nil {
+				return err
+			}
+			if opts.CacheDir, opts.Project, opts.Environment, err = s.needTarget(); err != nil {
+				return err
+			}
+			if len(argv) > 0 {
+				opts.From = argv[0]
+			}
+			if len(argv) > 1 {
+				opts.To = argv[1]
+			}
+			opts.Stdout, opts.Log = a.stdout, a.log
+			opts.Color = isTerminal(a.stdout) && a.getenv("NO_COLOR") == ""
+			return runDiff(cmd.Context(), opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the schema_diff answer as JSON")
+	return cmd
+}
+
+// runDiff prints the diff between two cached releases. It never creates
+// a cache.
+func runDiff(ctx context.Context, opts *diffOptions) error {
+	for _, id := range []string{opts.From, opts.To} {
+		if id == "" {
+			continue
+		}
+		if err := indexer.CheckName("release id", id); err != nil {
+			return err
+		}
+	}
+	if !indexer.Exists(opts.CacheDir) {
+		return fmt.Errorf("no releases of %s/%s are cached (%s is empty); run `hubsnap snapshot sync`",
+			opts.Project, opts.Environment, opts.CacheDir)
+	}
+	c, err := indexer.Open(ctx, opts.CacheDir, opts.Log)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	answer, err := c.Store().DiffJSON(ctx, store.Target{Project: opts.Project, Environment: opts.Environment},
+		store.DiffRequest{From: opts.From, To: opts.To, Tables: true, Logics: true, Whole: true})
+	switch store.ErrorCode(err) {
+	case "":
+	case store.InvalidArgument:
+		// A release of another environment: the cache's answer, not a
+		// mistake in the command line (the names are checked above).
+		return &failure{err}
+	default:
+		return err
+	}
+	if opts.JSON {
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, answer, "", "  "); err != nil {
+			return err
+		}
+		buf.WriteByte('\n')
+		_, err := opts.Stdout.Write(buf.Bytes())
+		return err
+	}
+	var d mcpserver.DiffOutput
+	if err := json.Unmarshal(answer, &d); err != nil {
+		return fmt.Errorf("read the diff: %w", err)
+	}
+	return writeDiff(opts.Stdout, opts.Project+"/"+opts.Environment, &d, opts.Color)
+}
