@@ -189,10 +189,3 @@ func tooManySubscriptions() error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
 		"this session holds %d subscriptions, the most it may; unsubscribe from some first", MaxSubscriptions)}
 }
-
-// uriTooLong is the JSON-RPC error of a subscription to a URI longer than
-// MaxSubscriptionURI.
-func uriTooLong(n int) error {
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(
-		"the URI is %d bytes long; a subscription's URI may be at most %d", n, MaxSubscriptionURI)}
-}

@@ -144,21 +144,15 @@ func (s *Server) servedRelease(ctx context.Context) (string, bool) {
 // while it is open, within the request body limit.)
 const MaxSubscriptions = 1000
 
-// MaxSubscriptionURI is the longest URI, in bytes, a session may
-// subscribe to. With MaxSubscriptions it bounds what one session's
-// subscriptions may hold (about 1 MiB).
-const MaxSubscriptionURI = 1024
-
 // subscribe and unsubscribe track the URIs each session watches, to tell
-// it when the release changes. Any URI up to MaxSubscriptionURI bytes is
-// accepted, as the MCP specification has it: a table or logic that a
-// later release adds may be watched before it exists, and a URI that is
-// not hubsnap's is kept but never updated (notifyURI). A session holds at
-// most MaxSubscriptions; its subscriptions go with it (dropSubscriptions).
-func (s *Server) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
+// it when the release changes. A URI must name something of the current
+// release, as a read would (the same -32602 otherwise): a client cannot
+// make the server keep URIs that name nothing. A session holds at most
+// MaxSubscriptions; its subscriptions go with it (dropSubscriptions).
+func (s *Server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
-	if len(uri) > MaxSubscriptionURI {
-		return uriTooLong(len(uri))
+	if err := s.resourceExists(ctx, uri); err != nil {
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -189,10 +183,22 @@ func (s *Server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) err
 	return nil
 }
 
-// notifyURI reports whether a change of the served release updates the
-// resource uri: the release and hubsnap's tables and logics.
-func notifyURI(uri string) bool {
-	return uri == releaseURI || strings.HasPrefix(uri, tablesPrefix) || strings.HasPrefix(uri, logicsPrefix)
+// resourceExists returns nil when uri names the release resource, or a
+// table or logic of the current release; else the error a read of it gets.
+func (s *Server) resourceExists(ctx context.Context, uri string) error {
+	read := &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: uri}}
+	var err error
+	switch {
+	case uri == releaseURI:
+		return nil
+	case strings.HasPrefix(uri, tablesPrefix):
+		_, err = s.readTable(ctx, read)
+	case strings.HasPrefix(uri, logicsPrefix):
+		_, err = s.readLogic(ctx, read)
+	default:
+		err = mcp.ResourceNotFoundError(uri)
+	}
+	return err
 }
 
 // dropSubscriptions forgets the subscriptions of a session that closed.
@@ -217,7 +223,7 @@ func (s *Server) keepCore(next mcp.MethodHandler) mcp.MethodHandler {
 	return next
 }
 
-// subscribedURIs are the hubsnap URIs some session subscribed to.
+// subscribedURIs are the URIs some session subscribed to.
 func (s *Server) subscribedURIs() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -225,7 +231,7 @@ func (s *Server) subscribedURIs() []string {
 	var uris []string
 	for _, set := range s.subs {
 		for uri := range set {
-			if !seen[uri] && notifyURI(uri) {
+			if !seen[uri] {
 				seen[uri] = true
 				uris = append(uris, uri)
 			}
