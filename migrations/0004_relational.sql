@@ -104,6 +104,8 @@ CREATE TABLE columns (
         || iif(enum_values IS NULL, '', ',"enum":' || enum_values) || '}') STORED,
     PRIMARY KEY (table_id, position)
 ) WITHOUT ROWID;
+-- A table's primary key, in key order, without reading its other columns.
+CREATE INDEX columns_pk ON columns (table_id, pk_position, name, type) WHERE pk_position IS NOT NULL;
 
 -- A foreign key of a table: the referencing table (its id, and its
 -- connection and name repeated, so that "what points at users" needs no

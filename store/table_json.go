@@ -22,7 +22,9 @@ import (
 // json_object(), so that optional members are left out rather than null.
 // Child rows are read in order from their (parent, position) keys.
 // referencedBy lists at most 100 foreign keys of other tables, with
-// referencedByTotal when there are more.
+// referencedByTotal when there are more; they are counted only when 100
+// were listed, so most tables pay for one range read, not two.
+// The primary key is read through the partial index columns_pk.
 var qTableJSON = readQuery(`
 SELECT t.connection, t.name, iif(t.id IS NULL, NULL,
 	'{"name":' || json_quote(t.name) || ',"connection":' || json_quote(t.connection)
@@ -42,15 +44,15 @@ SELECT t.connection, t.name, iif(t.id IS NULL, NULL,
 		HAVING count(*) > 0), '')
 	|| coalesce((
 		SELECT ',"referencedBy":[' || group_concat(ref_json, ',') || ']'
+			|| iif(count(*) < 100, '', coalesce((
+				SELECT ',"referencedByTotal":' || count(*)
+				FROM foreign_keys
+				WHERE release = t.release AND ref_connection = t.connection AND ref_table = t.name
+				HAVING count(*) > 100), ''))
 		FROM (SELECT ref_json FROM foreign_keys
 			WHERE release = t.release AND ref_connection = t.connection AND ref_table = t.name
 			ORDER BY connection, table_name, position LIMIT 100)
 		HAVING count(*) > 0), '')
-	|| coalesce((
-		SELECT ',"referencedByTotal":' || count(*)
-		FROM foreign_keys
-		WHERE release = t.release AND ref_connection = t.connection AND ref_table = t.name
-		HAVING count(*) > 100), '')
 	|| '}')
 FROM current_releases cr
 LEFT JOIN tables t ON t.release = cr.release AND t.name = ?3 AND (?4 IS NULL OR t.connection = ?4)
