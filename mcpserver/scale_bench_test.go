@@ -140,19 +140,28 @@ func BenchmarkLargeGetTableTool(b *testing.B) {
 	}
 }
 
-// BenchmarkLargeListTablesTool is one schema_list_tables call, answering
-// all 10,000 tables.
+// BenchmarkLargeListTablesTool is one schema_list_tables call on the
+// 10,000-table release: the first page of the default 500 tables, and of
+// 5,000 (the largest limit).
 func BenchmarkLargeListTablesTool(b *testing.B) {
 	cs := largeSession(b)
-	params := &mcp.CallToolParams{Name: "schema_list_tables", Arguments: map[string]any{}}
-	var out ListTablesOutput
-	decodeText(b, callOK(b, cs, params), &out)
-	if len(out.Tables) != storetest.Large.Tables {
-		b.Fatalf("%d tables, want %d", len(out.Tables), storetest.Large.Tables)
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		callOK(b, cs, params)
+	for _, bc := range []struct {
+		name string
+		args map[string]any
+		page int
+	}{{"page500", map[string]any{}, 500}, {"page5000", map[string]any{"limit": 5000}, 5000}} {
+		b.Run(bc.name, func(b *testing.B) {
+			params := &mcp.CallToolParams{Name: "schema_list_tables", Arguments: bc.args}
+			var out ListTablesOutput
+			decodeText(b, callOK(b, cs, params), &out)
+			if len(out.Tables) != bc.page || out.Total != storetest.Large.Tables || out.NextCursor == "" {
+				b.Fatalf("%d tables of %d (cursor %q), want a page of %d of %d", len(out.Tables), out.Total, out.NextCursor, bc.page, storetest.Large.Tables)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				callOK(b, cs, params)
+			}
+		})
 	}
 }
 
