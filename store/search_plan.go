@@ -87,8 +87,10 @@ WHERE search MATCH ? AND s.rowid >= ? AND s.rowid < ? ORDER BY s.rowid LIMIT ?`)
 ORDER BY word LIMIT ?`)
 	// qSearchColumns is a table's column names and comments as two JSON
 	// arrays: two values to read rather than two per column.
-	qSearchColumns = readQuery(`SELECT json_group_array(name ORDER BY position), json_group_array(coalesce(comment, '') ORDER BY position)
-FROM columns WHERE table_id = ?`)
+	// The rows come in position order from the primary key: an ORDER BY
+	// inside the aggregates would sort them again.
+	qSearchColumns = readQuery(`SELECT json_group_array(name), json_group_array(coalesce(comment, ''))
+FROM (SELECT name, comment FROM columns WHERE table_id = ? ORDER BY position)`)
 	qSearchParams = readQuery(`SELECT name FROM logic_params WHERE logic_id = ? ORDER BY position`)
 )
 
