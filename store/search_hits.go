@@ -3,9 +3,10 @@ package store
 import (
 	"cmp"
 	"context"
-	"encoding/json"
+	"database/sql"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -17,7 +18,8 @@ import (
 type searchTable struct {
 	connection, name, comment string
 	nameWords, commentWords   []string
-	columns                   []searchColumn
+	columns                   []searchColumn // nil until columnsOf reads them
+	commentsRead              bool           // columnsOf read the columns' comments
 }
 
 type searchColumn struct {
@@ -99,28 +101,66 @@ func (sr *searcher) scanLogic(row scanner) (int64, error) {
 	return id, nil
 }
 
-// table returns table id's data, reading its columns on first use.
-func (sr *searcher) table(ctx context.Context, id int64) (*searchTable, error) {
-	tb := sr.tables[id]
-	if tb.columns != nil {
-		return tb, nil
+// columnsOf reads the columns of table id into tb, once per search: their
+// names, and their comments only when comments is true (a comment step),
+// since most searches end before one runs. One statement reads what is
+// missing.
+func (sr *searcher) columnsOf(ctx context.Context, id int64, tb *searchTable, comments bool) error {
+	readNames, readComments := tb.columns == nil, comments && !tb.commentsRead
+	if !readNames && !readComments {
+		return nil
 	}
-	var namesJSON, commentsJSON []byte
-	if err := sr.tx.row(ctx, qSearchColumns, id).Scan(&namesJSON, &commentsJSON); err != nil {
-		return nil, fmt.Errorf("search: %w", err)
+	var names, texts sql.NullString
+	var err error
+	switch {
+	case readNames && readComments:
+		err = sr.tx.row(ctx, qSearchColumns, id).Scan(&names, &texts)
+	case readNames:
+		err = sr.tx.row(ctx, qSearchColumnNames, id).Scan(&names)
+	default:
+		err = sr.tx.row(ctx, qSearchColumnComments, id).Scan(&texts)
 	}
-	var names, comments []string
-	if err := json.Unmarshal(namesJSON, &names); err != nil {
-		return nil, fmt.Errorf("search: columns of table %d: %w", id, err)
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
 	}
-	if err := json.Unmarshal(commentsJSON, &comments); err != nil || len(comments) != len(names) {
-		return nil, fmt.Errorf("search: column comments of table %d: %v", id, err)
+	if readNames {
+		list, ok := splitCounted(names.String)
+		if !ok {
+			return fmt.Errorf("search: columns of table %d: bad list", id)
+		}
+		tb.columns = make([]searchColumn, len(list))
+		for i, name := range list {
+			tb.columns[i] = searchColumn{name: name, nameWords: words(name)}
+		}
 	}
-	tb.columns = make([]searchColumn, len(names))
-	for i, name := range names {
-		tb.columns[i] = searchColumn{name: name, comment: comments[i], nameWords: words(name), commentWords: words(comments[i])}
+	if readComments {
+		list, ok := splitCounted(texts.String)
+		if !ok || len(list) != len(tb.columns) {
+			return fmt.Errorf("search: column comments of table %d: bad list", id)
+		}
+		for i, text := range list {
+			tb.columns[i].comment, tb.columns[i].commentWords = text, words(text)
+		}
+		tb.commentsRead = true
 	}
-	return tb, nil
+	return nil
+}
+
+// splitCounted splits a list that SQL wrote as each item's length in
+// bytes, a colon and the item ("5:email2:id"): any text may be an item, and
+// reading it copies nothing. "" is the empty list.
+func splitCounted(s string) ([]string, bool) {
+	var list []string
+	for s != "" {
+		colon := strings.IndexByte(s, ':')
+		n, err := strconv.Atoi(s[:max(colon, 0)])
+		if colon < 0 || err != nil || n < 0 || n > len(s)-colon-1 {
+			return nil, false
+		}
+		list = append(list, s[colon+1:colon+1+n])
+		s = s[colon+1+n:]
+	}
+	return list, true
 }
 
 func (sr *searcher) tableHit(step int, st step, id int64, tb *searchTable) {

@@ -85,12 +85,19 @@ WHERE search MATCH ? AND s.rowid >= ? AND s.rowid < ? ORDER BY s.rowid LIMIT ?`)
 	qSearchLogic = readQuery(`SELECT id, name, coalesce(description, ''), sql FROM logics WHERE id = ?`)
 	qSearchWords = readQuery(`SELECT word, columns FROM search_words WHERE release = ? AND word >= ? AND word < ?
 ORDER BY word LIMIT ?`)
-	// qSearchColumns is a table's column names and comments as two JSON
-	// arrays: two values to read rather than two per column.
-	// The rows come in position order from the primary key: an ORDER BY
-	// inside the aggregates would sort them again.
-	qSearchColumns = readQuery(`SELECT json_group_array(name), json_group_array(coalesce(comment, ''))
+	// qSearchColumns, qSearchColumnNames and qSearchColumnComments are a
+	// table's column names and comments, both or one, each as one value
+	// read (rather than one per column), written for splitCounted: each
+	// item's length in bytes, a colon, the item. NULL for no columns. The
+	// rows come in position order from the primary key: an ORDER BY inside
+	// the aggregates would sort them again.
+	qSearchColumns = readQuery(`SELECT group_concat(octet_length(name) || ':' || name, ''),
+	group_concat(octet_length(coalesce(comment, '')) || ':' || coalesce(comment, ''), '')
 FROM (SELECT name, comment FROM columns WHERE table_id = ? ORDER BY position)`)
+	qSearchColumnNames = readQuery(`SELECT group_concat(octet_length(name) || ':' || name, '')
+FROM (SELECT name FROM columns WHERE table_id = ? ORDER BY position)`)
+	qSearchColumnComments = readQuery(`SELECT group_concat(octet_length(coalesce(comment, '')) || ':' || coalesce(comment, ''), '')
+FROM (SELECT comment FROM columns WHERE table_id = ? ORDER BY position)`)
 	qSearchParams = readQuery(`SELECT name FROM logic_params WHERE logic_id = ? ORDER BY position`)
 )
 
@@ -354,14 +361,14 @@ func (sr *searcher) hitsIn(ctx context.Context, i int, st step, ids []int64) err
 			}
 			continue
 		}
-		tb, err := sr.table(ctx, id)
-		if err != nil {
-			return err
-		}
+		tb := sr.tables[id]
 		if sr.kinds[KindTable] && slices.Contains(st.kinds, KindTable) {
 			sr.tableHit(i, st, id, tb)
 		}
 		if sr.kinds[KindColumn] && slices.Contains(st.kinds, KindColumn) {
+			if err := sr.columnsOf(ctx, id, tb, st.matched == MatchComment); err != nil {
+				return err
+			}
 			sr.columnHits(i, st, id, tb)
 		}
 	}
