@@ -299,26 +299,10 @@ func (d *decoder) origin() error {
 }
 
 func (d *decoder) connections() error {
-	d.push("connections")
-	defer d.pop()
 	seen := map[string]bool{}
-	ok, err := d.beginArray(true)
-	for i := 0; ok && err == nil; i++ {
-		if ok, err = d.elem(); !ok || err != nil {
-			break
-		}
-		if i >= maxList {
-			if i == maxList {
-				d.add("", "more than %d connections", maxList)
-			}
-			err = d.skip()
-			continue
-		}
-		d.pushIndex(i)
-		err = d.connection(i, seen)
-		d.pop()
-	}
-	return err
+	return d.array("connections", true, maxList, "connections", func(i int) error {
+		return d.connection(i, seen)
+	})
 }
 
 func (d *decoder) connection(i int, seen map[string]bool) error {

@@ -6,25 +6,9 @@ import (
 
 // logics reads the "logics" array, one logic at a time.
 func (d *decoder) logics() error {
-	d.push("logics")
-	defer d.pop()
-	ok, err := d.beginArray(true)
-	for i := 0; ok && err == nil; i++ {
-		if ok, err = d.elem(); !ok || err != nil {
-			break
-		}
-		if i >= maxTopLevel {
-			if i == maxTopLevel {
-				d.add("", "more than %d logics", maxTopLevel)
-			}
-			err = d.skip()
-			continue
-		}
-		d.pushIndex(i)
-		err = d.logic(i)
-		d.pop()
-	}
-	return err
+	return d.array("logics", true, maxTopLevel, "logics", func(i int) error {
+		return d.logic(i)
+	})
 }
 
 // logic reads logics[i] into the scratch logic, checks it and hands it to
@@ -74,28 +58,12 @@ func (d *decoder) logic(i int) error {
 }
 
 func (d *decoder) params(l *store.Logic) error {
-	d.push("params")
-	defer d.pop()
-	ok, err := d.beginArray(false)
-	for j := 0; ok && err == nil; j++ {
-		if ok, err = d.elem(); !ok || err != nil {
-			break
-		}
-		if j >= maxList {
-			if j == maxList {
-				d.invalid("", "more than %d params", maxList)
-			}
-			err = d.skip()
-			continue
-		}
+	return d.array("params", false, maxList, "params", func(_ int) error {
 		var p *store.Param
 		l.Params, p = grow(l.Params)
 		*p = store.Param{}
-		d.pushIndex(j)
-		err = d.param(p)
-		d.pop()
-	}
-	return err
+		return d.param(p)
+	})
 }
 
 func (d *decoder) param(p *store.Param) error {

@@ -121,6 +121,34 @@ func (d *decoder) member() (key jsontext.Token, more bool, err error) {
 	return key, err == nil, err
 }
 
+// array reads the array at key, or null, handing each element to elem
+// with the path at key[i]. Past limit elements the rest are skipped and
+// "more than limit what" is reported once: as a problem of the document
+// for a top-level array (top), else of the part being read (invalid).
+func (d *decoder) array(key string, top bool, limit int, what string, elem func(i int) error) error {
+	d.push(key)
+	defer d.pop()
+	ok, err := d.beginArray(top)
+	for i := 0; ok && err == nil; i++ {
+		if ok, err = d.elem(); !ok || err != nil {
+			break
+		}
+		if i >= limit {
+			if i == limit && top {
+				d.add("", "more than %d %s", limit, what)
+			} else if i == limit {
+				d.invalid("", "more than %d %s", limit, what)
+			}
+			err = d.skip()
+			continue
+		}
+		d.pushIndex(i)
+		err = elem(i)
+		d.pop()
+	}
+	return err
+}
+
 // beginArray starts reading an array, like beginObject.
 func (d *decoder) beginArray(article bool) (bool, error) {
 	switch k, err := d.peek(); {
@@ -328,27 +356,12 @@ func (d *decoder) scalar(limit int, kind textKind) (string, error) {
 // at most 1 KiB each, without control characters; what names them in a
 // message ("columns").
 func (d *decoder) names(key string, dst []string, maxN int, what string) ([]string, error) {
-	d.push(key)
-	defer d.pop()
 	dst = dst[:0]
-	ok, err := d.beginArray(false)
-	for i := 0; ok && err == nil; i++ {
-		if ok, err = d.elem(); !ok || err != nil {
-			break
-		}
-		if i >= maxN {
-			if i == maxN {
-				d.invalid("", "more than %d %s", maxN, what)
-			}
-			err = d.skip()
-			continue
-		}
-		var s string
-		d.pushIndex(i)
-		s, err = d.text(maxName, commonName)
-		d.pop()
+	err := d.array(key, false, maxN, what, func(int) error {
+		s, err := d.text(maxName, commonName)
 		dst = append(dst, s)
-	}
+		return err
+	})
 	if len(dst) == 0 {
 		dst = nil
 	}

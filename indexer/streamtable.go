@@ -6,25 +6,9 @@ import (
 
 // tables reads the "tables" array, one table at a time.
 func (d *decoder) tables() error {
-	d.push("tables")
-	defer d.pop()
-	ok, err := d.beginArray(true)
-	for i := 0; ok && err == nil; i++ {
-		if ok, err = d.elem(); !ok || err != nil {
-			break
-		}
-		if i >= maxTopLevel {
-			if i == maxTopLevel {
-				d.add("", "more than %d tables", maxTopLevel)
-			}
-			err = d.skip()
-			continue
-		}
-		d.pushIndex(i)
-		err = d.table(i)
-		d.pop()
-	}
-	return err
+	return d.array("tables", true, maxTopLevel, "tables", func(i int) error {
+		return d.table(i)
+	})
 }
 
 // table reads tables[i] into the scratch table, checks it and hands it to
@@ -86,28 +70,12 @@ func (d *decoder) table(i int) error {
 }
 
 func (d *decoder) columns(t *store.Table) error {
-	d.push("columns")
-	defer d.pop()
-	ok, err := d.beginArray(false)
-	for j := 0; ok && err == nil; j++ {
-		if ok, err = d.elem(); !ok || err != nil {
-			break
-		}
-		if j >= maxColumns {
-			if j == maxColumns {
-				d.invalid("", "more than %d columns", maxColumns)
-			}
-			err = d.skip()
-			continue
-		}
+	return d.array("columns", false, maxColumns, "columns", func(_ int) error {
 		var c *store.Column
 		t.Columns, c = grow(t.Columns)
 		*c = store.Column{Nullable: true, Enum: c.Enum[:0]} // a missing nullable means nullable, as in SQL
-		d.pushIndex(j)
-		err = d.column(c)
-		d.pop()
-	}
-	return err
+		return d.column(c)
+	})
 }
 
 func (d *decoder) column(c *store.Column) error {
@@ -147,53 +115,21 @@ func (d *decoder) column(c *store.Column) error {
 }
 
 func (d *decoder) enum(c *store.Column) error {
-	d.push("enum")
-	defer d.pop()
 	c.Enum = c.Enum[:0]
-	ok, err := d.beginArray(false)
-	for m := 0; ok && err == nil; m++ {
-		if ok, err = d.elem(); !ok || err != nil {
-			break
-		}
-		if m >= maxEnum {
-			if m == maxEnum {
-				d.invalid("", "more than %d values", maxEnum)
-			}
-			err = d.skip()
-			continue
-		}
-		var s string
-		d.pushIndex(m)
-		s, err = d.scalar(maxName, commonName)
-		d.pop()
+	return d.array("enum", false, maxEnum, "values", func(int) error {
+		s, err := d.scalar(maxName, commonName)
 		c.Enum = append(c.Enum, s)
-	}
-	return err
+		return err
+	})
 }
 
 func (d *decoder) foreignKeys(t *store.Table) error {
-	d.push("foreignKeys")
-	defer d.pop()
-	ok, err := d.beginArray(false)
-	for j := 0; ok && err == nil; j++ {
-		if ok, err = d.elem(); !ok || err != nil {
-			break
-		}
-		if j >= maxList {
-			if j == maxList {
-				d.invalid("", "more than %d foreign keys", maxList)
-			}
-			err = d.skip()
-			continue
-		}
+	return d.array("foreignKeys", false, maxList, "foreign keys", func(_ int) error {
 		var fk *store.ForeignKey
 		t.ForeignKeys, fk = grow(t.ForeignKeys)
 		*fk = store.ForeignKey{Columns: fk.Columns, RefColumns: fk.RefColumns}
-		d.pushIndex(j)
-		err = d.foreignKey(fk)
-		d.pop()
-	}
-	return err
+		return d.foreignKey(fk)
+	})
 }
 
 func (d *decoder) foreignKey(fk *store.ForeignKey) error {
@@ -247,29 +183,13 @@ func (d *decoder) references(fk *store.ForeignKey, refCols []string) error {
 }
 
 func (d *decoder) indexes(t *store.Table) error {
-	d.push("indexes")
-	defer d.pop()
-	ok, err := d.beginArray(false)
-	for j := 0; ok && err == nil; j++ {
-		if ok, err = d.elem(); !ok || err != nil {
-			break
-		}
-		if j >= maxList {
-			if j == maxList {
-				d.invalid("", "more than %d indexes", maxList)
-			}
-			err = d.skip()
-			continue
-		}
+	return d.array("indexes", false, maxList, "indexes", func(_ int) error {
 		var ix *store.Index
 		t.Indexes, ix = grow(t.Indexes)
 		cols := ix.Columns
 		*ix = store.Index{}
-		d.pushIndex(j)
-		err = d.index(ix, cols)
-		d.pop()
-	}
-	return err
+		return d.index(ix, cols)
+	})
 }
 
 func (d *decoder) index(ix *store.Index, cols []string) error {
