@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -33,7 +34,8 @@ func (w *ReleaseWriter) searchTable(ctx context.Context, id int64, t *Table) err
 		w.words.text(false, colComment, t.Comment), w.words.text(false, colNotes, comments...), ""); err != nil {
 		return err
 	}
-	return w.names.add(ctx, w.release, name, id)
+	w.nameRows = append(w.nameRows, nameRow{name, id})
+	return nil
 }
 
 // searchLogic adds the search row and name of logic l, whose id is id.
@@ -47,7 +49,29 @@ func (w *ReleaseWriter) searchLogic(ctx context.Context, id int64, l *Logic) err
 		w.words.text(true, colComment, l.Description), "", w.words.text(true, colBody, l.SQL)); err != nil {
 		return err
 	}
-	return w.names.add(ctx, w.release, name, id+logicRows)
+	w.nameRows = append(w.nameRows, nameRow{name, id + logicRows})
+	return nil
+}
+
+// A nameRow is a row of search_names waiting to be written.
+type nameRow struct {
+	name string
+	row  int64
+}
+
+// writeNames writes the names of the release's search rows, sorted as
+// search_names is, so the rows are appended to its b-tree.
+func (w *ReleaseWriter) writeNames(ctx context.Context) error {
+	slices.SortFunc(w.nameRows, func(a, b nameRow) int {
+		return cmp.Or(strings.Compare(a.name, b.name), cmp.Compare(a.row, b.row))
+	})
+	for _, n := range w.nameRows {
+		if err := w.names.add(ctx, w.release, n.name, n.row); err != nil {
+			return fmt.Errorf("search name %q: %w", n.name, err)
+		}
+	}
+	w.nameRows = nil
+	return nil
 }
 
 // writeWords writes the distinct words of the release's search rows.

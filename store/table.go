@@ -14,9 +14,6 @@ const (
 		VALUES (?, ?, ?, ?, ?, ?, ?)`
 	insertColumn = `INSERT INTO columns (table_id, position, name, type, nullable, comment, default_value, enum_values, pk_position)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	insertForeignKey = `INSERT INTO foreign_keys (release, ref_connection, ref_table, connection, table_name, position,
-			table_id, name, columns, ref_columns, on_delete)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	insertIndex = `INSERT INTO indexes (table_id, position, name, columns, is_unique)
 		VALUES (?, ?, ?, ?, ?)`
 )
@@ -204,10 +201,8 @@ func (w *ReleaseWriter) writeTable(ctx context.Context, id int64, pos int, t *Ta
 		if fk.RefConnection == "" {
 			fk.RefConnection = t.Connection // as the snapshot format defaults it
 		}
-		if err := w.foreignKeys.add(ctx, w.release, fk.RefConnection, fk.RefTable, t.Connection, t.Name, i,
-			id, nullString(fk.Name), jsonList(fk.Columns), jsonList(fk.RefColumns), nullString(fk.OnDelete)); err != nil {
-			return err
-		}
+		w.keys.add(fk.RefConnection, fk.RefTable, t.Connection, t.Name, i, id, fk.Name,
+			jsonList(fk.Columns), jsonList(fk.RefColumns), fk.OnDelete)
 	}
 	for i, ix := range t.Indexes {
 		if err := w.indexes.add(ctx, id, i, nullString(ix.Name), jsonList(ix.Columns), ix.Unique); err != nil {

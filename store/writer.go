@@ -39,6 +39,8 @@ type ReleaseWriter struct {
 	connectionRows, tables, columns, foreignKeys, indexes, logics, params *batch
 	search, names                                                         *batch
 	words                                                                 wordSet
+	keys                                                                  keyRows
+	nameRows                                                              []nameRow
 }
 
 // WriteRelease stores a release in the index in one immediate transaction:
@@ -231,6 +233,12 @@ func (w *ReleaseWriter) finish(ctx context.Context, makeCurrent bool) error {
 		if err := w.connectionRows.add(ctx, w.release, name, nil, w.declared+i); err != nil {
 			return fmt.Errorf("connection %q: %w", name, err)
 		}
+	}
+	if err := w.writeKeys(ctx); err != nil {
+		return err
+	}
+	if err := w.writeNames(ctx); err != nil {
+		return err
 	}
 	for _, b := range w.batches() {
 		if err := b.flush(ctx); err != nil {
