@@ -18,42 +18,40 @@ import (
 // most: a second means the bare name is ambiguous. No row means no current
 // release; a row without a table, no such table.
 //
-// The JSON is string concatenation of json_quote()d values rather than
-// json_object(), so that optional members are left out rather than null.
+// The JSON is one concat() of json_quote()d values rather than
+// json_object(), so that optional members are left out rather than null;
+// concat() sizes the answer once, where a chain of || would copy it at
+// every step. A NULL piece (a subquery that found nothing) adds nothing.
 // Child rows are read in order from their (parent, position) keys.
 // referencedBy lists at most 100 foreign keys of other tables, with
 // referencedByTotal when there are more; they are counted only when 100
 // were listed, so most tables pay for one range read, not two.
 // The primary key is read through the partial index columns_pk.
 var qTableJSON = readQuery(`
-SELECT t.connection, t.name, iif(t.id IS NULL, NULL,
-	'{"name":' || json_quote(t.name) || ',"connection":' || json_quote(t.connection)
-	|| iif(t.comment IS NULL, '', ',"comment":' || json_quote(t.comment))
-	|| ',"primaryKey":' || coalesce((
-		SELECT iif(count(*) = 1, '{"name":' || json_quote(max(k.name)) || ',"type":' || json_quote(max(k.type)) || ',', '{')
-			|| '"columns":[' || group_concat('{"name":' || json_quote(k.name) || ',"type":' || json_quote(k.type) || '}', ',') || ']}'
+SELECT t.connection, t.name, iif(t.id IS NULL, NULL, concat(
+	'{"name":', json_quote(t.name), ',"connection":', json_quote(t.connection),
+	iif(t.comment IS NULL, '', concat(',"comment":', json_quote(t.comment))),
+	',"primaryKey":', coalesce((
+		SELECT concat(iif(count(*) = 1, concat('{"name":', json_quote(max(k.name)), ',"type":', json_quote(max(k.type)), ','), '{'),
+			'"columns":[', group_concat(concat('{"name":', json_quote(k.name), ',"type":', json_quote(k.type), '}'), ','), ']}')
 		FROM (SELECT name, type FROM columns WHERE table_id = t.id AND pk_position IS NOT NULL ORDER BY pk_position) k
-		HAVING count(*) > 0), 'null')
-	|| ',"columns":[' || coalesce((
-		SELECT group_concat(json, ',') FROM (SELECT json FROM columns WHERE table_id = t.id ORDER BY position)), '') || ']'
-	|| ',"foreignKeys":[' || coalesce((
-		SELECT group_concat(json, ',') FROM (SELECT json FROM foreign_keys WHERE table_id = t.id ORDER BY position)), '') || ']'
-	|| coalesce((
-		SELECT ',"indexes":[' || group_concat(json, ',') || ']'
+		HAVING count(*) > 0), 'null'),
+	',"columns":[', (SELECT group_concat(json, ',') FROM (SELECT json FROM columns WHERE table_id = t.id ORDER BY position)), ']',
+	',"foreignKeys":[', (SELECT group_concat(json, ',') FROM (SELECT json FROM foreign_keys WHERE table_id = t.id ORDER BY position)), ']',
+	(SELECT concat(',"indexes":[', group_concat(json, ','), ']')
 		FROM (SELECT json FROM indexes WHERE table_id = t.id ORDER BY position)
-		HAVING count(*) > 0), '')
-	|| coalesce((
-		SELECT ',"referencedBy":[' || group_concat(ref_json, ',') || ']'
-			|| iif(count(*) < 100, '', coalesce((
-				SELECT ',"referencedByTotal":' || count(*)
+		HAVING count(*) > 0),
+	(SELECT concat(',"referencedBy":[', group_concat(ref_json, ','), ']',
+			iif(count(*) < 100, '', (
+				SELECT concat(',"referencedByTotal":', count(*))
 				FROM foreign_keys
 				WHERE release = t.release AND ref_connection = t.connection AND ref_table = t.name
-				HAVING count(*) > 100), ''))
+				HAVING count(*) > 100)))
 		FROM (SELECT ref_json FROM foreign_keys
 			WHERE release = t.release AND ref_connection = t.connection AND ref_table = t.name
 			ORDER BY connection, table_name, position LIMIT 100)
-		HAVING count(*) > 0), '')
-	|| '}')
+		HAVING count(*) > 0),
+	'}'))
 FROM current_releases cr
 LEFT JOIN tables t ON t.release = cr.release AND t.name = ?3 AND (?4 IS NULL OR t.connection = ?4)
 WHERE cr.project = ?1 AND cr.environment = ?2
