@@ -139,9 +139,24 @@ func (sr *searcher) columnsOf(ctx context.Context, id int64, tb *searchTable, co
 			return fmt.Errorf("search: column comments of table %d: bad list", id)
 		}
 		for i, text := range list {
-			tb.columns[i].comment, tb.columns[i].commentWords = text, words(text)
+			tb.columns[i].comment, tb.columns[i].commentWords = text, sr.commentWords(text)
 		}
 		tb.commentsRead = true
+	}
+	return nil
+}
+
+// commentWords returns the words of a column's comment, or none when no
+// term of the search can start one of them: a term that starts a word
+// is part of the comment in lower case, so a comment without any term
+// is not split (most comments a comment step reads are not). Either way,
+// the hits the comment gives are the same.
+func (sr *searcher) commentWords(text string) []string {
+	lower := strings.ToLower(text)
+	for _, t := range sr.terms {
+		if strings.Contains(lower, t) {
+			return words(text)
+		}
 	}
 	return nil
 }
