@@ -69,7 +69,7 @@ func TestHugeIndexDamagedPageRebuilt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const page = 4096
+	page := int(data[16])<<8 | int(data[17]) // the header's page size
 	pages := len(data) / page
 	for _, at := range []int{pages / 5, pages * 2 / 5, pages * 3 / 5, pages * 4 / 5} {
 		for i := at * page; i < (at+1)*page; i++ {

@@ -873,3 +873,17 @@ func sortedLogics(snap *Snapshot) []string {
 	slices.Sort(out)
 	return out
 }
+
+// headerPageSize reads the page size of a database file from its header
+// (bytes 16-17, big-endian; 1 stands for 65,536).
+func headerPageSize(t testing.TB, data []byte) int {
+	t.Helper()
+	if len(data) < 100 {
+		t.Fatalf("a database of %d bytes has no header", len(data))
+	}
+	n := int(data[16])<<8 | int(data[17])
+	if n == 1 {
+		n = 65536
+	}
+	return n
+}

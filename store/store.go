@@ -80,6 +80,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	// and -shm files the same mode. An empty file is a new database to it.
 	if f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
 		f.Close()
+		if err := newFile(ctx, abs); err != nil {
+			return nil, err
+		}
 	}
 	w, err := sql.Open("sqlite", dsn(abs, writePragmas))
 	if err != nil {
@@ -115,6 +118,32 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// pageSize is the page size of a new index, in bytes. SQLite's default,
+// 4 KiB, makes a 100,000-table release about 110,000 pages, and each
+// page is written to the log and copied into the file with system calls
+// of their own; 16 KiB pages take a quarter of the calls.
+const pageSize = 16384
+
+// newFile gives the new, empty index at abs its page size, which is fixed
+// once its first page is written: modernc runs a DSN's pragmas in
+// alphabetical order, so the writer's would put the file in WAL mode
+// first, and this runs on a connection of its own.
+func newFile(ctx context.Context, abs string) error {
+	db, err := sql.Open("sqlite", dsn(abs, ""))
+	if err != nil {
+		return fmt.Errorf("create index: %w", err)
+	}
+	defer db.Close()
+	// One connection: the pragmas are of the connection that runs them.
+	db.SetMaxOpenConns(1)
+	for _, q := range []string{fmt.Sprintf("PRAGMA page_size = %d", pageSize), "PRAGMA journal_mode = WAL"} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return classify("create index", err)
+		}
+	}
+	return db.Close()
 }
 
 // dsn builds a modernc DSN for an absolute path. SQLite decodes %XX in a

@@ -198,7 +198,7 @@ func TestOpenCorruptTruncated(t *testing.T) {
 	ctx := context.Background()
 	data := closedIndex(t)
 	n := len(data)
-	const page = 4096
+	page := headerPageSize(t, data)
 	if n < 8*page {
 		t.Fatalf("index is only %d bytes; want several pages", n)
 	}
@@ -403,7 +403,7 @@ func TestNewIndexIsPrivate(t *testing.T) {
 func TestOpenScribbledPages(t *testing.T) {
 	ctx := context.Background()
 	data := closedIndex(t)
-	const page = 4096
+	page := headerPageSize(t, data)
 	pages := len(data) / page
 	caught := 0
 	for p := 1; p < pages; p++ { // page 0 holds the header and schema

@@ -104,8 +104,9 @@ func TestDamageFoundWhileRunningIsCheckedAtNextOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	page := headerPageSize(t, damaged)
 	for _, p := range pages { // keeping the size and the time
-		for i := (p - 1) * 4096; i < p*4096; i++ {
+		for i := (p - 1) * page; i < p*page; i++ {
 			damaged[i] = byte(i*7 + 13)
 		}
 	}
