@@ -81,6 +81,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
 		f.Close()
 		if err := newFile(ctx, abs); err != nil {
+			os.Remove(abs) // still empty: the next open starts again
 			return nil, err
 		}
 	}
