@@ -81,7 +81,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
 		f.Close()
 		if err := newFile(ctx, abs); err != nil {
-			os.Remove(abs) // still empty: the next open starts again
+			for _, suffix := range []string{"", "-wal", "-shm"} { // still empty: the next open starts again
+				os.Remove(abs + suffix)
+			}
 			return nil, err
 		}
 	}
