@@ -44,8 +44,13 @@ const busyTimeout = 10 * time.Second
 // with its parent's id itself (writer.go). Its deletes remove the child
 // rows themselves (deleteRelease). The REFERENCES clauses stay, for people
 // reading the schema. Its page cache is 16 MiB (the default is 2).
+//
+// WAL mode is not among them: the page size of a new index must be set
+// before anything writes its first page, and modernc runs a DSN's pragmas
+// in alphabetical order. Store.init sets both on the writer's one
+// connection; WAL mode stays with the file.
 const (
-	writePragmas = "_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)&_pragma=temp_store(memory)&_pragma=cache_size(-16384)&_txlock=immediate"
+	writePragmas = "_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)&_pragma=temp_store(memory)&_pragma=cache_size(-16384)&_txlock=immediate"
 	readPragmas  = "mode=ro&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=temp_store(memory)"
 )
 
@@ -80,12 +85,6 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	// and -shm files the same mode. An empty file is a new database to it.
 	if f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
 		f.Close()
-		if err := newFile(ctx, abs); err != nil {
-			for _, suffix := range []string{"", "-wal", "-shm"} { // still empty: the next open starts again
-				os.Remove(abs + suffix)
-			}
-			return nil, err
-		}
 	}
 	w, err := sql.Open("sqlite", dsn(abs, writePragmas))
 	if err != nil {
@@ -129,26 +128,6 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // of their own; 16 KiB pages take a quarter of the calls.
 const pageSize = 16384
 
-// newFile gives the new, empty index at abs its page size, which is fixed
-// once its first page is written: modernc runs a DSN's pragmas in
-// alphabetical order, so the writer's would put the file in WAL mode
-// first, and this runs on a connection of its own.
-func newFile(ctx context.Context, abs string) error {
-	db, err := sql.Open("sqlite", dsn(abs, ""))
-	if err != nil {
-		return fmt.Errorf("create index: %w", err)
-	}
-	defer db.Close()
-	// One connection: the pragmas are of the connection that runs them.
-	db.SetMaxOpenConns(1)
-	for _, q := range []string{fmt.Sprintf("PRAGMA page_size = %d", pageSize), "PRAGMA journal_mode = WAL"} {
-		if _, err := db.ExecContext(ctx, q); err != nil {
-			return classify("create index", err)
-		}
-	}
-	return db.Close()
-}
-
 // dsn builds a modernc DSN for an absolute path. SQLite decodes %XX in a
 // file: URI and treats '?' and '#' as delimiters, so those are escaped.
 func dsn(abs, params string) string {
@@ -164,6 +143,19 @@ func dsn(abs, params string) string {
 func (s *Store) init(ctx context.Context, stamped bool) error {
 	if err := s.w.PingContext(ctx); err != nil {
 		return classify("open index", err)
+	}
+	// page_size does nothing to an index that has pages already; on a new
+	// one, journal_mode writes the first page with it. Processes opening a
+	// new index at once all ask for the same.
+	if _, err := s.w.ExecContext(ctx, fmt.Sprintf("PRAGMA page_size = %d", pageSize)); err != nil {
+		return classify("open index", err)
+	}
+	var mode string
+	if err := s.w.QueryRowContext(ctx, "PRAGMA journal_mode = WAL").Scan(&mode); err != nil {
+		return classify("open index", err)
+	}
+	if mode != "wal" {
+		return fmt.Errorf("open index: the index is in journal mode %q and cannot be put in WAL mode", mode)
 	}
 	if err := s.verify(ctx, stamped); err != nil {
 		return err
