@@ -21,7 +21,19 @@ import (
 func (s *Store) check(ctx context.Context) error { return s.checkWith(ctx, s.w) }
 
 // checkWith runs the check on db.
-func (s *Store) checkWith(ctx context.Context, db *sql.DB) error {
+func (s *Store) checkWith(ctx context.Context, pool *sql.DB) error {
+	// One read transaction, so that every statement sees the same tables:
+	// another process opening a new index may be migrating it meanwhile,
+	// and a table listed first could be gone by its turn.
+	db, err := pool.Conn(ctx)
+	if err != nil {
+		return classify("check index", err)
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, "BEGIN"); err != nil { // deferred: a read
+		return classify("check index", err)
+	}
+	defer db.ExecContext(context.WithoutCancel(ctx), "ROLLBACK")
 	rows, err := db.QueryContext(ctx, `SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%'`)
 	if err != nil {
 		return classify("check index", err)
