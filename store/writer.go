@@ -63,7 +63,13 @@ func (s *Store) WriteRelease(ctx context.Context, opts WriteOptions, fill func(*
 			}
 			return errFill
 		}
-		return w.finish(ctx, opts.MakeCurrent)
+		err = w.finish(ctx, opts.MakeCurrent)
+		if errors.Is(err, errPipeline) {
+			if perr := w.pipe.wait(); perr != nil {
+				return perr // the statement that failed, not the one stopped after it
+			}
+		}
+		return err
 	})
 	if fillErr != nil {
 		return fillErr // as fill returned it: not an error of the index
