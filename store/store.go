@@ -50,8 +50,9 @@ const busyTimeout = 10 * time.Second
 // in alphabetical order. Store.init sets both on the writer's one
 // connection; WAL mode stays with the file.
 const (
-	writePragmas = "_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)&_pragma=temp_store(memory)&_pragma=cache_size(-16384)&_txlock=immediate"
-	readPragmas  = "mode=ro&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=temp_store(memory)"
+	writerCacheKiB = "16384"
+	writePragmas   = "_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)&_pragma=temp_store(memory)&_pragma=cache_size(-" + writerCacheKiB + ")&_txlock=immediate"
+	readPragmas    = "mode=ro&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=temp_store(memory)"
 )
 
 // ErrCorrupt reports an index file that is not a usable hubsnap index:
@@ -147,8 +148,13 @@ func (s *Store) init(ctx context.Context, stamped bool) error {
 	// page_size does nothing to an index that has pages already; on a new
 	// one, journal_mode writes the first page with it. Processes opening a
 	// new index at once all ask for the same.
-	if _, err := s.w.ExecContext(ctx, fmt.Sprintf("PRAGMA page_size = %d", pageSize)); err != nil {
-		return classify("open index", err)
+	// SQLite sizes the page cache of a new page size from the old one:
+	// 16 MiB of 4 KiB pages would become 64 MiB of 16 KiB ones, so the
+	// cache's size is given again.
+	for _, q := range []string{fmt.Sprintf("PRAGMA page_size = %d", pageSize), "PRAGMA cache_size = -" + writerCacheKiB} {
+		if _, err := s.w.ExecContext(ctx, q); err != nil {
+			return classify("open index", err)
+		}
 	}
 	var mode string
 	if err := s.w.QueryRowContext(ctx, "PRAGMA journal_mode = WAL").Scan(&mode); err != nil {
