@@ -148,6 +148,7 @@ func (s *Store) init(ctx context.Context, stamped bool) error {
 	// page_size does nothing to an index that has pages already; on a new
 	// one, journal_mode writes the first page with it. Processes opening a
 	// new index at once all ask for the same.
+	//
 	// SQLite sizes the page cache of a new page size from the old one:
 	// 16 MiB of 4 KiB pages would become 64 MiB of 16 KiB ones, so the
 	// cache's size is given again.
