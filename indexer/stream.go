@@ -218,13 +218,8 @@ func (d *decoder) release() error {
 	defer d.pop()
 	d.sawRelease, d.bad = true, false
 	var r store.Release
-	ok, err := d.beginObject(false)
-	for ok && err == nil {
-		var key jsontext.Token
-		if key, ok, err = d.member(); !ok || err != nil {
-			break
-		}
-		switch key.String() {
+	err := d.object(func(key jsontext.Token) (err error) {
+		switch key.String() { // no copy: compared, not kept
 		case "id":
 			r.ID, err = d.str("id", maxName, freeText)
 		case "project":
@@ -238,7 +233,8 @@ func (d *decoder) release() error {
 		default:
 			err = d.skip()
 		}
-	}
+		return err
+	})
 	if err != nil || d.bad {
 		return err
 	}
@@ -275,13 +271,8 @@ func (d *decoder) origin() error {
 	defer d.pop()
 	d.bad = false
 	var o store.Origin
-	ok, err := d.beginObject(false)
-	for ok && err == nil {
-		var key jsontext.Token
-		if key, ok, err = d.member(); !ok || err != nil {
-			break
-		}
-		switch key.String() {
+	err := d.object(func(key jsontext.Token) (err error) {
+		switch key.String() { // no copy: compared, not kept
 		case "source":
 			o.Source, err = d.str("source", maxName, uniqueName)
 		case "digest":
@@ -291,7 +282,8 @@ func (d *decoder) origin() error {
 		default:
 			err = d.skip()
 		}
-	}
+		return err
+	})
 	if err != nil || d.bad || d.failed {
 		return err
 	}
@@ -308,13 +300,8 @@ func (d *decoder) connections() error {
 func (d *decoder) connection(i int, seen map[string]bool) error {
 	d.bad = false
 	var c store.Connection
-	ok, err := d.beginObject(false)
-	for ok && err == nil {
-		var key jsontext.Token
-		if key, ok, err = d.member(); !ok || err != nil {
-			break
-		}
-		switch key.String() {
+	err := d.object(func(key jsontext.Token) (err error) {
+		switch key.String() { // no copy: compared, not kept
 		case "name":
 			c.Name, err = d.str("name", maxName, commonName)
 		case "engine":
@@ -322,7 +309,8 @@ func (d *decoder) connection(i int, seen map[string]bool) error {
 		default: // the URL, credentials, options: dropped
 			err = d.skip()
 		}
-	}
+		return err
+	})
 	if err != nil || d.bad {
 		return err
 	}

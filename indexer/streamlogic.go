@@ -1,6 +1,8 @@
 package indexer
 
 import (
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -20,14 +22,8 @@ func (d *decoder) logic(i int) error {
 	roles := l.Auth.Roles
 	l.Auth.Roles = nil
 	d.bad = false
-	ok, err := d.beginObject(false)
-	for ok && err == nil {
-		key, more, merr := d.member()
-		if !more || merr != nil {
-			err = merr
-			break
-		}
-		switch key.String() {
+	err := d.object(func(key jsontext.Token) (err error) {
+		switch key.String() { // no copy: compared, not kept
 		case "name": // checkLogicName rules out control characters
 			l.Name, err = d.str("name", maxName, freeText)
 		case "description":
@@ -43,7 +39,8 @@ func (d *decoder) logic(i int) error {
 		default:
 			err = d.skip()
 		}
-	}
+		return err
+	})
 	if err != nil || d.bad {
 		return err
 	}
@@ -67,14 +64,8 @@ func (d *decoder) params(l *store.Logic) error {
 }
 
 func (d *decoder) param(p *store.Param) error {
-	ok, err := d.beginObject(false)
-	for ok && err == nil {
-		key, more, merr := d.member()
-		if !more || merr != nil {
-			err = merr
-			break
-		}
-		switch key.String() {
+	err := d.object(func(key jsontext.Token) (err error) {
+		switch key.String() { // no copy: compared, not kept
 		case "name":
 			p.Name, err = d.str("name", maxName, commonName)
 		case "type":
@@ -84,19 +75,14 @@ func (d *decoder) param(p *store.Param) error {
 		default:
 			err = d.skip()
 		}
-	}
+		return err
+	})
 	return err
 }
 
 func (d *decoder) auth(l *store.Logic, roles []string) error {
-	ok, err := d.beginObject(false)
-	for ok && err == nil {
-		key, more, merr := d.member()
-		if !more || merr != nil {
-			err = merr
-			break
-		}
-		switch key.String() {
+	err := d.object(func(key jsontext.Token) (err error) {
+		switch key.String() { // no copy: compared, not kept
 		case "required":
 			l.Auth.Required, _, err = d.boolean("required")
 		case "roles":
@@ -104,6 +90,7 @@ func (d *decoder) auth(l *store.Logic, roles []string) error {
 		default:
 			err = d.skip()
 		}
-	}
+		return err
+	})
 	return err
 }

@@ -121,6 +121,20 @@ func (d *decoder) member() (key jsontext.Token, more bool, err error) {
 	return key, err == nil, err
 }
 
+// object reads the object at hand, or null, handing each member's key to
+// field, which reads (or skips) its value. The key is valid until the
+// next read: a switch on key.String() compares it without copying it.
+func (d *decoder) object(field func(key jsontext.Token) error) error {
+	ok, err := d.beginObject(false)
+	for ok && err == nil {
+		var key jsontext.Token
+		if key, ok, err = d.member(); ok && err == nil {
+			err = field(key)
+		}
+	}
+	return err
+}
+
 // array reads the array at key, or null, handing each element to elem
 // with the path at key[i]. Past limit elements the rest are skipped and
 // "more than limit what" is reported once: as a problem of the document

@@ -1,6 +1,8 @@
 package indexer
 
 import (
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -22,14 +24,8 @@ func (d *decoder) table(i int) error {
 		Indexes:     t.Indexes[:0],
 	}
 	d.bad = false
-	ok, err := d.beginObject(false)
-	for ok && err == nil {
-		key, more, merr := d.member()
-		if !more || merr != nil {
-			err = merr
-			break
-		}
-		switch key.String() {
+	err := d.object(func(key jsontext.Token) (err error) {
+		switch key.String() { // no copy: compared, not kept
 		case "name":
 			t.Name, err = d.str("name", maxName, uniqueName)
 		case "connection":
@@ -47,7 +43,8 @@ func (d *decoder) table(i int) error {
 		default: // not in the format: dropped
 			err = d.skip()
 		}
-	}
+		return err
+	})
 	if err != nil || d.bad {
 		return err
 	}
@@ -79,14 +76,8 @@ func (d *decoder) columns(t *store.Table) error {
 }
 
 func (d *decoder) column(c *store.Column) error {
-	ok, err := d.beginObject(false)
-	for ok && err == nil {
-		key, more, merr := d.member()
-		if !more || merr != nil {
-			err = merr
-			break
-		}
-		switch key.String() {
+	err := d.object(func(key jsontext.Token) (err error) {
+		switch key.String() { // no copy: compared, not kept
 		case "name":
 			c.Name, err = d.str("name", maxName, commonName)
 		case "type":
@@ -107,7 +98,8 @@ func (d *decoder) column(c *store.Column) error {
 		default:
 			err = d.skip()
 		}
-	}
+		return err
+	})
 	if len(c.Enum) == 0 {
 		c.Enum = nil
 	}
@@ -135,14 +127,8 @@ func (d *decoder) foreignKeys(t *store.Table) error {
 func (d *decoder) foreignKey(fk *store.ForeignKey) error {
 	cols, refCols := fk.Columns, fk.RefColumns // storage to reuse
 	fk.Columns, fk.RefColumns = nil, nil
-	ok, err := d.beginObject(false)
-	for ok && err == nil {
-		key, more, merr := d.member()
-		if !more || merr != nil {
-			err = merr
-			break
-		}
-		switch key.String() {
+	err := d.object(func(key jsontext.Token) (err error) {
+		switch key.String() { // no copy: compared, not kept
 		case "name":
 			fk.Name, err = d.str("name", maxName, uniqueName)
 		case "columns":
@@ -156,19 +142,14 @@ func (d *decoder) foreignKey(fk *store.ForeignKey) error {
 		default:
 			err = d.skip()
 		}
-	}
+		return err
+	})
 	return err
 }
 
 func (d *decoder) references(fk *store.ForeignKey, refCols []string) error {
-	ok, err := d.beginObject(false)
-	for ok && err == nil {
-		key, more, merr := d.member()
-		if !more || merr != nil {
-			err = merr
-			break
-		}
-		switch key.String() {
+	err := d.object(func(key jsontext.Token) (err error) {
+		switch key.String() { // no copy: compared, not kept
 		case "table":
 			fk.RefTable, err = d.str("table", maxName, commonName)
 		case "connection":
@@ -178,7 +159,8 @@ func (d *decoder) references(fk *store.ForeignKey, refCols []string) error {
 		default:
 			err = d.skip()
 		}
-	}
+		return err
+	})
 	return err
 }
 
@@ -193,14 +175,8 @@ func (d *decoder) indexes(t *store.Table) error {
 }
 
 func (d *decoder) index(ix *store.Index, cols []string) error {
-	ok, err := d.beginObject(false)
-	for ok && err == nil {
-		key, more, merr := d.member()
-		if !more || merr != nil {
-			err = merr
-			break
-		}
-		switch key.String() {
+	err := d.object(func(key jsontext.Token) (err error) {
+		switch key.String() { // no copy: compared, not kept
 		case "name":
 			ix.Name, err = d.str("name", maxName, uniqueName)
 		case "columns":
@@ -210,7 +186,8 @@ func (d *decoder) index(ix *store.Index, cols []string) error {
 		default:
 			err = d.skip()
 		}
-	}
+		return err
+	})
 	return err
 }
 
