@@ -1,0 +1,46 @@
+package store
+
+import (
+	"fmt"
+
+	"modernc.org/libc"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// SQLite gives each connection a lookaside pool: fixed slots for the many
+// small allocations of preparing and running a statement, taken and given
+// back without the general allocator, its lock or its bookkeeping. Its
+// default, 48 KB (123 slots), is held whole by the statements a read
+// connection keeps prepared (Store.prepare), so every allocation of a
+// running statement went to malloc: a tenth of a schema_get_table answer's
+// time (docs/benchmarks.md). 480 KB (about 1,200 slots) holds the prepared
+// statements with room for those that run. SQLite writes a link into every
+// slot when it opens a connection, so each connection's pool is resident:
+// about 2.4 MB for the writer and four readers.
+//
+// TestLookasideHolds fails when the statements outgrow it.
+const (
+	lookasideSlotSize = 1200 // SQLite's own default; smaller allocations share it
+	lookasideSlots    = 400
+)
+
+// errLookaside is why the lookaside size could not be set, or nil. It can
+// only be set before SQLite's first use in the process, which package
+// initialization precedes; answers stay right without it, only slower.
+var errLookaside = configureLookaside(lookasideSlotSize, lookasideSlots)
+
+// configureLookaside sets the lookaside pool of every connection opened
+// from now on: sqlite3_config(SQLITE_CONFIG_LOOKASIDE, size, count).
+func configureLookaside(size, count int32) error {
+	tls := libc.NewTLS()
+	defer tls.Close()
+	args := libc.NewVaList(size, count)
+	if args == 0 {
+		return fmt.Errorf("configure SQLite lookaside: out of memory")
+	}
+	defer libc.Xfree(tls, args)
+	if rc := sqlite3.Xsqlite3_config(tls, sqlite3.SQLITE_CONFIG_LOOKASIDE, args); rc != sqlite3.SQLITE_OK {
+		return fmt.Errorf("configure SQLite lookaside: result code %d", rc)
+	}
+	return nil
+}

@@ -1,0 +1,87 @@
+package store
+
+import (
+	"context"
+	"testing"
+
+	"modernc.org/sqlite"
+)
+
+// TestLookasideHolds checks that SQLite took the lookaside size of
+// lookaside.go, and that a read connection holding every prepared
+// statement still serves the answers from it: no allocation of a running
+// statement may find the pool full. It fails when the statements outgrow
+// lookasideSlots.
+func TestLookasideHolds(t *testing.T) {
+	if errLookaside != nil {
+		t.Fatal(errLookaside)
+	}
+	ctx := context.Background()
+	s := openStore(t)
+	put(t, s, sampleSnapshot(), true)
+	// One read connection, so that it holds every prepared statement and
+	// runs every call below.
+	s.r.SetMaxOpenConns(1)
+
+	answers := func() {
+		t.Helper()
+		for _, name := range []string{"main.users", "purchases", "refunds", "events"} {
+			conn, table := "", name
+			if name == "main.users" {
+				conn, table = "main", "users"
+			}
+			if _, err := s.TableJSON(ctx, shopDev, conn, table); err != nil {
+				t.Fatalf("TableJSON(%s): %v", name, err)
+			}
+		}
+		// Two connections have a users table: the answer lists them.
+		if _, err := s.TableJSON(ctx, shopDev, "", "users"); ErrorCode(err) != Ambiguous {
+			t.Fatalf("TableJSON(users): %v, want %s", err, Ambiguous)
+		}
+		if _, err := s.Search(ctx, shopDev, SearchQuery{Text: "user email"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.LogicJSON(ctx, shopDev, "purchase_item"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.TablesPage(ctx, shopDev, "", PageRequest{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.ReleaseJSON(ctx, shopDev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The first round may prepare what Open left unprepared.
+	answers()
+	status := func(reset bool) (used, hit, full int) {
+		t.Helper()
+		c, err := s.r.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		err = c.Raw(func(dc any) error {
+			st := dc.(sqlite.DBStatus)
+			var err error
+			if used, _, err = st.Status(sqlite.DBStatusLookasideUsed, reset); err != nil {
+				return err
+			}
+			if _, hit, err = st.Status(sqlite.DBStatusLookasideHit, reset); err != nil {
+				return err
+			}
+			_, full, err = st.Status(sqlite.DBStatusLookasideMissFull, reset)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return used, hit, full
+	}
+	status(true)
+	answers()
+	used, hit, full := status(false)
+	t.Logf("lookaside: %d slots held by prepared statements, %d allocations from it, %d found it full", used, hit, full)
+	if hit == 0 || full > 0 {
+		t.Errorf("lookaside: %d allocations from it, %d found it full; want some and none (raise lookasideSlots)", hit, full)
+	}
+}
