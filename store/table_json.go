@@ -26,16 +26,26 @@ import (
 // referencedBy lists at most 100 foreign keys of other tables, with
 // referencedByTotal when there are more; they are counted only when 100
 // were listed, so most tables pay for one range read, not two.
-// The primary key is read through the partial index columns_pk.
+// The primary key is read through the partial index columns_pk: its first
+// column and whether it has a second (pk_position counts from 1 without
+// gaps: a snapshot's key names distinct columns of its table), and its
+// columns in order only when it has.
+// The answer is cast to a BLOB: SQLite returns a BLOB as it is, where it
+// would first copy a long TEXT to end it with a NUL byte, and the driver
+// hands a BLOB over as []byte, where it would copy a TEXT into a string.
 var qTableJSON = readQuery(`
-SELECT t.connection, t.name, iif(t.id IS NULL, NULL, concat(
+SELECT t.connection, t.name, iif(t.id IS NULL, NULL, CAST(concat(
 	'{"name":', json_quote(t.name), ',"connection":', json_quote(t.connection),
 	iif(t.comment IS NULL, '', concat(',"comment":', json_quote(t.comment))),
 	',"primaryKey":', coalesce((
-		SELECT concat(iif(count(*) = 1, concat('{"name":', json_quote(max(k.name)), ',"type":', json_quote(max(k.type)), ','), '{'),
-			'"columns":[', group_concat(concat('{"name":', json_quote(k.name), ',"type":', json_quote(k.type), '}'), ','), ']}')
-		FROM (SELECT name, type FROM columns WHERE table_id = t.id AND pk_position IS NOT NULL ORDER BY pk_position) k
-		HAVING count(*) > 0), 'null'),
+		SELECT iif(k2.name IS NULL,
+			concat('{"name":', json_quote(k.name), ',"type":', json_quote(k.type),
+				',"columns":[{"name":', json_quote(k.name), ',"type":', json_quote(k.type), '}]}'),
+			concat('{"columns":[', (
+				SELECT group_concat(concat('{"name":', json_quote(name), ',"type":', json_quote(type), '}'), ',')
+				FROM (SELECT name, type FROM columns WHERE table_id = t.id AND pk_position IS NOT NULL ORDER BY pk_position)), ']}'))
+		FROM columns k LEFT JOIN columns k2 ON k2.table_id = k.table_id AND k2.pk_position = 2
+		WHERE k.table_id = t.id AND k.pk_position = 1), 'null'),
 	',"columns":[', (SELECT group_concat(json, ',') FROM (SELECT json FROM columns WHERE table_id = t.id ORDER BY position)), ']',
 	',"foreignKeys":[', (SELECT group_concat(json, ',') FROM (SELECT json FROM foreign_keys WHERE table_id = t.id ORDER BY position)), ']',
 	(SELECT concat(',"indexes":[', group_concat(json, ','), ']')
@@ -51,7 +61,7 @@ SELECT t.connection, t.name, iif(t.id IS NULL, NULL, concat(
 			WHERE release = t.release AND ref_connection = t.connection AND ref_table = t.name
 			ORDER BY connection, table_name, position LIMIT 100)
 		HAVING count(*) > 0),
-	'}'))
+	'}') AS BLOB))
 FROM current_releases cr
 LEFT JOIN tables t ON t.release = cr.release AND t.name = ?3 AND (?4 IS NULL OR t.connection = ?4)
 WHERE cr.project = ?1 AND cr.environment = ?2
