@@ -27,7 +27,7 @@ func TestDigestMigrationReindexes(t *testing.T) {
 	for _, q := range []string{
 		"ALTER TABLE tables DROP COLUMN digest",
 		"ALTER TABLE logics DROP COLUMN digest",
-		"DELETE FROM schema_migrations WHERE version = 5",
+		"DELETE FROM schema_migrations WHERE version >= 5", // 6 runs again: it copies what it finds
 	} {
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)

@@ -174,11 +174,12 @@ const batchRows = 256
 
 // A batch inserts the rows of one INSERT statement batchRows at a time:
 // one call into SQLite per batch instead of one per row. insert is a whole
-// single-row statement ending in its VALUES tuple,
+// single-row statement with one VALUES tuple, which the batch repeats for
+// more rows: at its end,
 //
 //	INSERT INTO columns (table_id, position, ...) VALUES (?, ?, ...)
 //
-// which the batch repeats for more rows. With a pipeline, the statements
+// or inside a SELECT that the rows go through (see insertForeignKey). With a pipeline, the statements
 // run on the pipeline's goroutine.
 type batch struct {
 	tx     *sql.Tx
@@ -248,10 +249,13 @@ func (b *batch) close() {
 	}
 }
 
-// rows returns the insert statement extended to n rows.
+// rows returns the insert statement extended to n rows: its last VALUES
+// tuple, which holds no parenthesis, repeated n times.
 func (b *batch) rows(n int) string {
-	tuple := b.insert[strings.LastIndex(b.insert, "VALUES ")+len("VALUES "):]
-	return b.insert + strings.Repeat(", "+tuple, n-1)
+	i := strings.LastIndex(b.insert, "VALUES ") + len("VALUES ")
+	j := i + strings.Index(b.insert[i:], ")") + 1
+	tuple := b.insert[i:j]
+	return b.insert[:j] + strings.Repeat(", "+tuple, n-1) + b.insert[j:]
 }
 
 // A pipeline runs the statements of batches on a goroutine of its own, in
