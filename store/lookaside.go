@@ -12,11 +12,12 @@ import (
 // back without the general allocator, its lock or its bookkeeping. Its
 // default, 48 KB (123 slots), is held whole by the statements a read
 // connection keeps prepared (Store.prepare), so every allocation of a
-// running statement went to malloc: a tenth of a schema_get_table answer's
-// time (docs/benchmarks.md). 480 KB (about 1,200 slots) holds the prepared
-// statements with room for those that run. SQLite writes a link into every
-// slot when it opens a connection, so each connection's pool is resident:
-// about 2.4 MB for the writer and four readers.
+// running statement went to malloc: an eighth of a schema_get_table
+// answer's instructions (docs/benchmarks.md). 480 KB (about 1,200 slots)
+// holds the prepared statements with room for those that run. SQLite
+// writes a link into every slot when it opens a connection, so each
+// connection's pool is resident: about 2.4 MB for the writer and four
+// readers.
 //
 // TestLookasideHolds fails when the statements outgrow it.
 const (

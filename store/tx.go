@@ -179,8 +179,8 @@ const batchRows = 256
 //
 //	INSERT INTO columns (table_id, position, ...) VALUES (?, ?, ...)
 //
-// or inside a SELECT that the rows go through (see insertForeignKey). With a pipeline, the statements
-// run on the pipeline's goroutine.
+// or inside a SELECT that the rows go through (see insertForeignKey).
+// With a pipeline, the statements run on the pipeline's goroutine.
 type batch struct {
 	tx     *sql.Tx
 	insert string
