@@ -77,7 +77,7 @@ func (s *session) deriveLogic(ctx context.Context, l *Logic, argSets []map[strin
 	if err != nil {
 		return nil, nil, err
 	}
-	lt := &LogicTruth{Name: l.Name, Params: []ParamTruth{}, Rows: []int64{}}
+	lt := &LogicTruth{Name: l.Name, Params: []ParamTruth{}}
 	if d.err != nil {
 		return lt, []string{fmt.Sprintf("does not prepare: %s (SQLSTATE %s) at %d", d.err.Message, d.err.Code, d.rw.OriginalPos(int(d.err.Position)))}, nil
 	}
@@ -125,8 +125,9 @@ func (s *session) deriveLogic(ctx context.Context, l *Logic, argSets []map[strin
 			problems = append(problems, fmt.Sprintf("args %d: does not run: %s (SQLSTATE %s)", i+1, pgErr.Message, pgErr.Code))
 			continue
 		}
+		// Row counts are not kept: with timestamps relative to now(), a
+		// count by month or week depends on the day the test runs.
 		lt.Statement = statementOf(tag)
-		lt.Rows = append(lt.Rows, tag.RowsAffected())
 		if tag.RowsAffected() == 0 {
 			problems = append(problems, fmt.Sprintf("args %d: no rows", i+1))
 		}

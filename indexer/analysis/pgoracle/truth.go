@@ -47,9 +47,6 @@ type LogicTruth struct {
 	// privilege-based access: read when it reads a column, write when it
 	// inserts, updates or deletes, read_write when both.
 	Tables []TableTruth `json:"tables"`
-	// Rows is the row count of each run (returned rows, or affected rows
-	// for a write without RETURNING), one per argument set.
-	Rows []int64 `json:"rows"`
 }
 
 // ParamTruth is one placeholder.
