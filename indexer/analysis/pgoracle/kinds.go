@@ -135,3 +135,56 @@ func relateKinds(declared, pg string) int {
 	}
 	return kindsDifferent
 }
+
+// normType spells a type as PostgreSQL's format_type does: through
+// spelled (the truth's map from every type the releases spell to
+// PostgreSQL's spelling), else by PostgreSQL's own aliases (int4 is
+// integer, varchar(n) is character varying(n), timestamptz is timestamp
+// with time zone, decimal is numeric, ...). Anything else is kept,
+// lower-cased.
+func normType(t string, spelled map[string]string) string {
+	t = strings.TrimSpace(t)
+	if s, ok := spelled[t]; ok {
+		return s
+	}
+	t = strings.Join(strings.Fields(strings.ToLower(t)), " ")
+	if s, ok := spelled[t]; ok {
+		return s
+	}
+	if elem, ok := strings.CutSuffix(t, "[]"); ok {
+		return normType(elem, spelled) + "[]"
+	}
+	name, mod := t, ""
+	if i := strings.IndexByte(t, '('); i >= 0 {
+		name, mod = strings.TrimSpace(t[:i]), strings.ReplaceAll(t[i:], " ", "")
+	}
+	if alias, ok := typeAliases[name]; ok {
+		name = alias
+	}
+	switch {
+	case mod == "":
+	case strings.HasPrefix(name, "timestamp ") || strings.HasPrefix(name, "time "):
+		// timestamp(3) with time zone is spelled with the modifier inside
+		with, _ := strings.CutPrefix(name, "timestamp")
+		if with == name {
+			with, _ = strings.CutPrefix(name, "time")
+			return "time" + mod + with
+		}
+		return "timestamp" + mod + with
+	default:
+		name += mod
+	}
+	return name
+}
+
+// typeAliases are PostgreSQL's other names of built-in types.
+var typeAliases = map[string]string{
+	"int": "integer", "int4": "integer", "int8": "bigint", "int2": "smallint",
+	"serial": "integer", "bigserial": "bigint", "smallserial": "smallint", "serial4": "integer", "serial8": "bigint",
+	"bool": "boolean", "float8": "double precision", "float4": "real", "float": "double precision",
+	"varchar": "character varying", "char": "character", "bpchar": "character",
+	"decimal": "numeric", "dec": "numeric",
+	"timestamptz": "timestamp with time zone", "timestamp": "timestamp without time zone",
+	"timetz": "time with time zone", "time": "time without time zone",
+	"varbit": "bit varying",
+}
