@@ -32,27 +32,37 @@ type Server struct {
 // (initdb refuses root).
 const serverUser = "postgres"
 
+// RequireEnv names the environment variable that turns Start's skip into
+// a failure: CI sets it, so that a missing PostgreSQL cannot pass
+// unnoticed.
+const RequireEnv = "PGORACLE_REQUIRE"
+
 // Start runs a private cluster for the test, or skips the test with one
-// line when PostgreSQL is not installed. As root, initdb and postgres run
-// as the postgres user in a folder it owns.
+// line when PostgreSQL is not installed (fails instead when RequireEnv is
+// set). As root, initdb and postgres run as the postgres user in a folder
+// it owns.
 func Start(tb testing.TB) *Server {
 	tb.Helper()
+	skip := tb.Skipf
+	if os.Getenv(RequireEnv) != "" {
+		skip = tb.Fatalf
+	}
 	bin, err := findPostgres()
 	if err != nil {
-		tb.Skipf("pgoracle: skipped, no PostgreSQL here (%v); apt-get install -y postgresql to run it", err)
+		skip("pgoracle: skipped, no PostgreSQL here (%v); apt-get install -y postgresql to run it", err)
 	}
 	var ids *userIDs
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup(serverUser)
 		if err != nil {
-			tb.Skipf("pgoracle: skipped, running as root and there is no %s user to run PostgreSQL as (%v)", serverUser, err)
+			skip("pgoracle: skipped, running as root and there is no %s user to run PostgreSQL as (%v)", serverUser, err)
 		}
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
 		ids = &userIDs{uid: uint32(uid), gid: uint32(gid)}
 	}
 	if _, ok := procAttr(ids); !ok {
-		tb.Skipf("pgoracle: skipped, cannot run PostgreSQL as the %s user on this system", serverUser)
+		skip("pgoracle: skipped, cannot run PostgreSQL as the %s user on this system", serverUser)
 	}
 	dir, err := os.MkdirTemp("", "pgoracle-")
 	if err != nil {
@@ -181,6 +191,10 @@ func (s *Server) Connect(ctx context.Context, db string, onNotice func(*pgconn.N
 	return conn, nil
 }
 
+// debianBins is where Debian's packages put each major version's
+// programs; a test points it elsewhere.
+var debianBins = "/usr/lib/postgresql/*/bin"
+
 // findPostgres returns the folder holding initdb and postgres: the one in
 // PATH, else the newest /usr/lib/postgresql/*/bin (Debian's layout).
 func findPostgres() (string, error) {
@@ -190,7 +204,7 @@ func findPostgres() (string, error) {
 			return dir, nil
 		}
 	}
-	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	dirs, _ := filepath.Glob(debianBins)
 	slices.SortFunc(dirs, func(a, b string) int {
 		va, _ := strconv.ParseFloat(filepath.Base(filepath.Dir(a)), 64)
 		vb, _ := strconv.ParseFloat(filepath.Base(filepath.Dir(b)), 64)

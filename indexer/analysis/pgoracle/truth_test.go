@@ -64,6 +64,7 @@ func TestTruth(t *testing.T) {
 	t.Logf("PostgreSQL %s", srv.Version)
 	for _, s := range corpus(t) {
 		t.Run(s.Name, func(t *testing.T) {
+			t.Parallel() // a database each
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
 			truth, unsound, err := Derive(ctx, srv, s)
