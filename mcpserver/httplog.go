@@ -55,6 +55,9 @@ type requestRecord struct {
 	sub    string // an OAuth token's subject, for the log
 	who    string // the token or subject as the session table knows it
 	denied string
+	// why the request goes without a session (sessionlessReason); "" when
+	// it goes to the stateful handler
+	noSession string
 	// The place a new session takes, bound by the initialize it carries
 	// (bindSession).
 	sessions *sessionTable
@@ -106,6 +109,21 @@ func (rec *requestRecord) bindSession(ss *mcp.ServerSession) {
 	if res != nil {
 		t.bind(res, ss)
 	}
+}
+
+// setSessionless notes why the request goes without a session.
+func (rec *requestRecord) setSessionless(why string) {
+	rec.mu.Lock()
+	rec.noSession = why
+	rec.mu.Unlock()
+}
+
+// sessionless is why the request goes without a session, "" when it has
+// one or will open one.
+func (rec *requestRecord) sessionless() string {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return rec.noSession
 }
 
 // deny notes why access was refused.

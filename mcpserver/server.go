@@ -109,7 +109,7 @@ func New(st *store.Store, opts Options) *Server {
 			},
 		})
 	s.mcp.AddReceivingMiddleware(s.noteResult, s.bindSession, s.recoverPanics, s.cancelOnShutdown, noPrompts,
-		statelessSubscriptions, s.checkScopes, argumentErrors, nullArguments, s.keepCore)
+		s.sessionlessSubscriptions, s.checkScopes, argumentErrors, nullArguments, s.keepCore)
 	s.addTableTools()
 	s.addLogicTools()
 	s.addReleaseTools()
