@@ -24,7 +24,7 @@ const (
 	// most clients do not open a new one when theirs is gone. A client
 	// that holds its GET stream keeps its session in use anyway.
 	DefaultSessionTimeout = 24 * time.Hour
-	DefaultMaxBodyBytes   = 1 << 20
+	DefaultMaxBodyBytes   = MaxRequestBytes
 	DefaultMaxSessions    = 1000
 	// DefaultBodyTimeout bounds the reading of a request body: 1 MiB
 	// (DefaultMaxBodyBytes) in 30 s is 35 KB/s.
