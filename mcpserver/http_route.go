@@ -155,3 +155,18 @@ func sessionlessReason(stateless bool, e era) string {
 	return "this request is of protocol 2026-07-28 or later (so says " + e.why + "), which has no sessions: " +
 		"subscribe with subscriptions/listen"
 }
+
+// setSessionless notes why the request goes without a session.
+func (rec *requestRecord) setSessionless(why string) {
+	rec.mu.Lock()
+	rec.noSession = why
+	rec.mu.Unlock()
+}
+
+// sessionless is why the request goes without a session, "" when it has
+// one or will open one.
+func (rec *requestRecord) sessionless() string {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	return rec.noSession
+}

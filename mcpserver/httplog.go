@@ -111,21 +111,6 @@ func (rec *requestRecord) bindSession(ss *mcp.ServerSession) {
 	}
 }
 
-// setSessionless notes why the request goes without a session.
-func (rec *requestRecord) setSessionless(why string) {
-	rec.mu.Lock()
-	rec.noSession = why
-	rec.mu.Unlock()
-}
-
-// sessionless is why the request goes without a session, "" when it has
-// one or will open one.
-func (rec *requestRecord) sessionless() string {
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	return rec.noSession
-}
-
 // deny notes why access was refused.
 func (rec *requestRecord) deny(why string) {
 	rec.mu.Lock()
