@@ -21,8 +21,10 @@ import (
 // is refused with a JSON-RPC error naming its id (a message over the size
 // limit) or the tool error INVALID_ARGUMENT (arguments over their bounds),
 // the session keeps working, and the server's memory stays small. Before,
-// the 1,000,000-element kinds was accepted and the server's peak resident
-// set grew from 27 to 265 MiB over these calls.
+// the 1,000,000-element kinds was accepted, a message nested 100,000 deep
+// was answered with a null id, and the server's peak resident set grew
+// from 28 to 207 MiB over these calls (over HTTP, whose bodies were
+// already bounded, from 29 to 57 MiB); now it peaks at 38-40 MiB.
 
 // hostileCalls are the calls, each with what it must get: a JSON-RPC
 // error code, or an INVALID_ARGUMENT whose message holds want.
