@@ -73,7 +73,7 @@ func FuzzToolArguments(f *testing.F) {
 	f.Cleanup(srv.Shutdown)
 	cs := connect(f, srv)
 	f.Fuzz(func(t *testing.T, tool uint8, args []byte) {
-		if !json.Valid(args) || len(args) > MaxRequestBytes || nesting(args) > maxJSONDepth {
+		if !json.Valid(args) || len(args) > MaxRequestBytes || shapeProblem(args) != "" {
 			return // a client cannot send it, or the transport answers it first (FuzzStdioLine)
 		}
 		name := toolNames[int(tool)%len(toolNames)]

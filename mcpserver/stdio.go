@@ -67,13 +67,22 @@ func (q *requestReader) pump(ctx context.Context) {
 	requests := 0
 	for {
 		line, over, err := readLine(br, maxLine)
-		switch msg := bytes.TrimSpace(line); {
+		msg, problem := bytes.TrimSpace(line), ""
+		if len(msg) > 0 {
+			problem = shapeProblem(msg)
+		}
+		switch {
 		case over != nil:
 			// Answered with the request's id when it can be found, so that
 			// the client's call ends now rather than at its timeout.
 			q.out.reply(over.id(), jsonrpc.CodeInvalidRequest, fmt.Sprintf(
 				"message over %d bytes, the most hubsnap reads: arguments are bounded (see the tools' input schemas)", maxLine))
 		case len(msg) == 0:
+		case problem != "":
+			// What go-sdk would decode into too much, or not at all (a
+			// batch too): invalid, answered with its id when it can be
+			// found.
+			q.out.reply(idOf(msg), jsonrpc.CodeInvalidRequest, problem)
 		case msg[0] == '[' && json.Valid(msg):
 			n, ok := q.batch(msg)
 			if !ok {
@@ -151,11 +160,6 @@ func (c checked) answered() bool {
 // check decodes one message (a line, or an element of a batch).
 func check(msg []byte) checked {
 	switch {
-	case nesting(msg) > maxJSONDepth:
-		// Deeper than go-sdk decodes: invalid, and answered with its id
-		// when it can be found.
-		return checked{id: (&oversized{head: msg, tail: msg}).id(), code: jsonrpc.CodeInvalidRequest,
-			why: fmt.Sprintf("message nested deeper than %d levels", maxJSONDepth)}
 	case !json.Valid(msg):
 		return checked{code: jsonrpc.CodeParseError, why: "parse error: the line is not JSON"}
 	case msg[0] == '[':

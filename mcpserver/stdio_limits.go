@@ -3,17 +3,16 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"regexp"
 )
 
-// Messages over stdio that go-sdk cannot take whole: longer than maxLine,
-// or nested deeper than go-sdk decodes. The reader answers them
-// itself, with the request's id when it can be found in the first or last
-// bytes (where JSON-RPC clients put it), so that the client's call fails
-// at once instead of waiting for an answer that never comes.
-
-// maxJSONDepth is how deep go-sdk decodes a message (its internal/json).
-const maxJSONDepth = 1000
+// Messages that go-sdk is not given: longer than maxLine (stdio; over
+// HTTP the body limit answers 413), or of a shape it would decode into too
+// much (shapeProblem, both transports). They are answered here, with the
+// request's id when it can be found in the first or last bytes (where
+// JSON-RPC clients put it), so that the client's call fails at once
+// instead of waiting for an answer that never comes.
 
 // idWindow is how many bytes of each end of an oversized message are
 // kept to find its id in.
@@ -45,6 +44,13 @@ func (o *oversized) id() json.RawMessage {
 		return append(json.RawMessage(nil), m[1]...)
 	}
 	return nil
+}
+
+// idOf finds the id of a message that is not passed on, as id does.
+func idOf(msg []byte) json.RawMessage {
+	o := &oversized{}
+	o.add(msg)
+	return o.id()
 }
 
 // tailID finds an id that is the last member of the message: a number or
@@ -79,10 +85,38 @@ func headID(head []byte) json.RawMessage {
 	}
 }
 
-// nesting returns how deep msg's arrays and objects nest, reading it once
-// (strings skipped).
-func nesting(msg []byte) int {
-	depth, deepest := 0, 0
+// Bounds of a message's shape, checked before go-sdk decodes it: a 1 MiB
+// message of a few bytes per value ([{},{},...], or the same in a request's
+// _meta) would decode into hundreds of thousands of Go values, 100 MiB
+// and more. No message a client needs comes near them.
+const (
+	// maxJSONDepth is how deep go-sdk decodes a message (its
+	// internal/json).
+	maxJSONDepth = 1000
+	// maxMessageValues bounds the values in a message or a batch.
+	maxMessageValues = 10000
+)
+
+// shapeProblem says what is wrong with the shape of a message or batch,
+// read once without decoding: nested deeper than maxJSONDepth, or holding
+// more than maxMessageValues values; "" when nothing is.
+func shapeProblem(msg []byte) string {
+	depth, values := messageShape(msg)
+	switch {
+	case depth > maxJSONDepth:
+		return fmt.Sprintf("message nested deeper than %d levels", maxJSONDepth)
+	case values > maxMessageValues:
+		return fmt.Sprintf("message holds more than %d values", maxMessageValues)
+	}
+	return ""
+}
+
+// messageShape returns how deep msg's arrays and objects nest, and about
+// how many values it holds: its arrays and objects and the members and
+// elements after their first (a count of '[', '{' and ','), reading it
+// once, strings skipped.
+func messageShape(msg []byte) (deepest, values int) {
+	depth := 0
 	for i := 0; i < len(msg); i++ {
 		switch msg[i] {
 		case '"':
@@ -94,9 +128,12 @@ func nesting(msg []byte) int {
 		case '[', '{':
 			depth++
 			deepest = max(deepest, depth)
+			values++
+		case ',':
+			values++
 		case ']', '}':
 			depth--
 		}
 	}
-	return deepest
+	return deepest, values
 }

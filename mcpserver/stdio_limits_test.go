@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -93,5 +94,31 @@ func chunks(s string, n int) func(func(string) bool) {
 			}
 			s = s[k:]
 		}
+	}
+}
+
+// Over HTTP, a body of a shape go-sdk is not given gets 400 with the
+// JSON-RPC error and the request's id, before anything is decoded; the
+// session goes on.
+func TestHTTPMessageShape(t *testing.T) {
+	env := startHTTP(t, HTTPOptions{})
+	sid := env.initialize(t, "")
+	objects := strings.Repeat(`{},`, maxMessageValues) + `{}`
+	for _, c := range []struct{ body, id, want string }{
+		{`{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":"release_info","arguments":{},"_meta":{"x":[` +
+			objects + `]}}}`, "41", "more than 10000 values"},
+		{`[` + objects + `]`, "null", "more than 10000 values"},
+		{`{"method":"ping","params":` + strings.Repeat("[", maxJSONDepth+1) + strings.Repeat("]", maxJSONDepth+1) +
+			`,"jsonrpc":"2.0","id":"p"}`, `"p"`, "nested deeper than 1000 levels"},
+	} {
+		resp, body := rawHTTP{url: env.url, session: sid, body: c.body}.do(t)
+		var r stdioResponse
+		if resp.StatusCode != http.StatusBadRequest || json.Unmarshal([]byte(body), &r) != nil || string(r.ID) != c.id ||
+			r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidRequest || !strings.Contains(r.Error.Message, c.want) {
+			t.Errorf("%.60s: %s %.300s; want 400 with -32600 saying %q, id %s", c.body, resp.Status, body, c.want, c.id)
+		}
+	}
+	if resp, body := (rawHTTP{url: env.url, session: sid, body: toolsListBody}).do(t); resp.StatusCode != http.StatusOK {
+		t.Errorf("tools/list after: %s %.200s", resp.Status, body)
 	}
 }

@@ -19,12 +19,13 @@ import (
 // item 9): a tools/call whose arguments are huge (a 1,000,000-element
 // kinds, a 10 MiB query, deep nesting, a huge array where no argument is)
 // is refused with a JSON-RPC error naming its id (a message over the size
-// limit) or the tool error INVALID_ARGUMENT (arguments over their bounds),
+// limit or of too many values) or the tool error INVALID_ARGUMENT
+// (arguments over their bounds),
 // the session keeps working, and the server's memory stays small. Before,
 // the 1,000,000-element kinds was accepted, a message nested 100,000 deep
 // was answered with a null id, and the server's peak resident set grew
-// from 28 to 207 MiB over these calls (over HTTP, whose bodies were
-// already bounded, from 29 to 57 MiB); now it peaks at 38-40 MiB.
+// from 28 to 213 MiB over these calls (over HTTP, whose bodies were
+// already bounded, from 30 to 105 MiB); now it peaks at 38-42 MiB.
 
 // hostileCalls are the calls, each with what it must get: a JSON-RPC
 // error code, or an INVALID_ARGUMENT whose message holds want.
@@ -34,23 +35,52 @@ var hostileCalls = []struct {
 	idLast bool          // the id after the params, as mcp-remote writes it
 	code   int           // a JSON-RPC error code, or 0 for a tool error
 	want   string        // in the message
+	// raw, when set, is the whole message instead (with id), and noID
+	// says it has none to answer with (a batch).
+	raw  func(id int) string
+	noID bool
 }{
-	{"kinds of 1,000,000 items (8 MB)", kindsOf(1_000_000), false, -32600, "over 1048576 bytes"},
-	{"kinds of 1,000,000 items (8 MB), the id last", kindsOf(1_000_000), true, -32600, "over 1048576 bytes"},
-	{"kinds of 100,000 items (800 KB)", kindsOf(100_000), false, 0, "kinds: at most 3 items"},
+	{"kinds of 1,000,000 items (8 MB)", kindsOf(1_000_000), false, -32600, "over 1048576 bytes", nil, false},
+	{"kinds of 1,000,000 items (8 MB), the id last", kindsOf(1_000_000), true, -32600, "over 1048576 bytes", nil, false},
+	{"kinds of 100,000 items (800 KB)", kindsOf(100_000), false, -32600, "more than 10000 values", nil, false},
+	{"kinds of 5,000 items (40 KB)", kindsOf(5_000), false, 0, "kinds: at most 3 items", nil, false},
 	{"a 10 MiB query", func() string { return `{"query":"` + strings.Repeat("a", 10<<20) + `"}` }, false, -32600,
-		"over 1048576 bytes"},
+		"over 1048576 bytes", nil, false},
 	{"a 900 KB query", func() string { return `{"query":"` + strings.Repeat("a", 900<<10) + `"}` }, false, 0,
-		"query: at most 1024 characters"},
-	{"kinds nested 100,000 deep", nestedKinds(100_000), true, -32600, "nested deeper than 1000 levels"},
-	{"kinds nested 50 deep", nestedKinds(50), false, 0, "nested deeper than 8 levels"},
-	{"an unknown argument of 300,000 objects", func() string {
-		return `{"query":"user","x":[` + strings.Repeat(`{},`, 299_999) + `{}]}`
-	}, false, 0, "more than 1024 values"},
+		"query: at most 1024 characters", nil, false},
+	{"kinds nested 100,000 deep", nestedKinds(100_000), true, -32600, "nested deeper than 1000 levels", nil, false},
+	{"kinds nested 50 deep", nestedKinds(50), false, 0, "nested deeper than 8 levels", nil, false},
+	{"an unknown argument of 300,000 objects", objectsArg(300_000), false, -32600, "more than 10000 values", nil, false},
+	{"an unknown argument of 2,000 objects", objectsArg(2_000), false, 0, "more than 1024 values", nil, false},
+	{name: "300,000 objects in a call's _meta", raw: func(id int) string {
+		return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"release_info",` +
+			`"arguments":{},"_meta":{"x":[` + strings.Repeat(`{},`, 299_999) + `{}]}}}`
+	}, code: -32600, want: "more than 10000 values"},
+	{name: "a batch of 300,000 empty objects", raw: func(int) string {
+		return `[` + strings.Repeat(`{},`, 299_999) + `{}]`
+	}, code: -32600, want: "more than 10000 values", noID: true},
+}
+
+// hostileLine is the message of hostile call i, with id.
+func hostileLine(i, id int) string {
+	h := hostileCalls[i]
+	switch {
+	case h.raw != nil:
+		return h.raw(id)
+	case h.idLast:
+		return `{"method":"tools/call","params":{"name":"schema_search","arguments":` + h.args() + `},"jsonrpc":"2.0","id":` +
+			strconv.Itoa(id) + `}`
+	}
+	return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"schema_search","arguments":` +
+		h.args() + `}}`
 }
 
 func kindsOf(n int) func() string {
 	return func() string { return `{"query":"user","kinds":[` + strings.Repeat(`"table",`, n-1) + `"table"]}` }
+}
+
+func objectsArg(n int) func() string {
+	return func() string { return `{"query":"user","x":[` + strings.Repeat(`{},`, n-1) + `{}]}` }
 }
 
 func nestedKinds(depth int) func() string {
@@ -78,17 +108,15 @@ func TestServeHostileArguments(t *testing.T) {
 	rss0, _ := procMemory(t, p.cmd.Process.Pid)
 	for i, h := range hostileCalls {
 		id := 100 + i
-		line := `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"tools/call","params":{"name":"schema_search","arguments":` + h.args() + `}}`
-		if h.idLast {
-			line = `{"method":"tools/call","params":{"name":"schema_search","arguments":` + h.args() + `},"jsonrpc":"2.0","id":` +
-				strconv.Itoa(id) + `}`
-		}
+		line := hostileLine(i, id)
 		start := time.Now()
 		out.send(t, line)
 		m := out.await(t, id)
 		took := time.Since(start)
 		switch {
-		case string(m.ID) != strconv.Itoa(id):
+		case h.noID && string(m.ID) != "null":
+			t.Errorf("%s: %.300s; want an answer with a null id", h.name, m.raw)
+		case !h.noID && string(m.ID) != strconv.Itoa(id):
 			t.Errorf("%s: %.300s; want an answer with the request's id, %d", h.name, m.raw, id)
 		case h.code != 0 && (m.Error == nil || m.Error.Code != h.code || !strings.Contains(m.Error.Message, h.want)):
 			t.Errorf("%s: %.300s; want the JSON-RPC error %d saying %q", h.name, m.raw, h.code, h.want)
@@ -229,8 +257,7 @@ func TestServeHTTPHostileArguments(t *testing.T) {
 	normal()
 	rss0, _ := procMemory(t, s.cmd.Process.Pid)
 	for i, h := range hostileCalls {
-		line := `{"jsonrpc":"2.0","id":` + strconv.Itoa(100+i) + `,"method":"tools/call","params":{"name":"schema_search","arguments":` +
-			h.args() + `}}`
+		line := hostileLine(i, 100+i)
 		start := time.Now()
 		r, err := postSession(s.url, init.session, line)
 		took := time.Since(start)
@@ -249,8 +276,9 @@ func TestServeHTTPHostileArguments(t *testing.T) {
 		case h.code == 0 && (r.status != http.StatusOK || !strings.Contains(r.body, `INVALID_ARGUMENT`) ||
 			!strings.Contains(r.body, h.want)):
 			t.Errorf("%s: %d %.300s; want INVALID_ARGUMENT saying %q", h.name, r.status, r.body, h.want)
-		case h.code != 0 && (r.status/100 == 2 && !strings.Contains(r.body, `"error"`)):
-			t.Errorf("%s: %d %.300s; want an error", h.name, r.status, r.body)
+		case h.code != 0 && (r.status != http.StatusBadRequest || !strings.Contains(r.body, strconv.Itoa(h.code)) ||
+			!strings.Contains(r.body, h.want) && !strings.Contains(r.body, "nesting depth of 1000")):
+			t.Errorf("%s: %d %.300s; want 400 with the JSON-RPC error %d saying %q", h.name, r.status, r.body, h.code, h.want)
 		}
 		t.Logf("%s (%d bytes): %d in %v: %.160s", h.name, len(line), r.status, took.Round(time.Millisecond), r.body)
 		normal()
