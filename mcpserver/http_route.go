@@ -44,29 +44,31 @@ type era struct {
 }
 
 // eraOf decides the era of a POST (its headers and the JSON-RPC messages of
-// its body) from what it says, in this order:
+// its body) from the protocol version it states, in this order:
 //
-//  1. initialize is the handshake of 2025-11-25 and older: session era,
-//     whatever version it proposes (go-sdk negotiates 2026-07-28 down to
-//     2025-11-25 in it);
-//  2. the Mcp-Protocol-Version header, when it holds a version;
-//  3. the protocol version in a request's _meta (2026-07-28's per-request
+//  1. the Mcp-Protocol-Version header, when it holds a version;
+//  2. the protocol version in a request's _meta (2026-07-28's per-request
 //     version);
+//  3. initialize, with neither: the handshake of 2025-11-25 and older,
+//     whatever version its params propose (go-sdk negotiates 2026-07-28
+//     down to 2025-11-25 in it), so the session era (an initialize that
+//     says 2026-07-28 by 1 or 2 is of that era, where initialize is a
+//     removed method: -32601);
 //  4. a method of 2026-07-28 only: server/discover, subscriptions/listen;
 //  5. else the session era: a client of 2025-03-26 states no version after
 //     initialize, and one of 2025-06-18 or 2025-11-25 sends the header.
 func eraOf(h http.Header, msgs []rpcMessage) era {
-	for _, m := range msgs {
-		if m.Method == "initialize" {
-			return era{why: "initialize, the handshake of protocol 2025-11-25 and older"}
-		}
-	}
 	if v := strings.TrimSpace(h.Get("Mcp-Protocol-Version")); isVersion(v) {
 		return era{modern: v >= protocol2026, why: "its Mcp-Protocol-Version header (" + v + ")"}
 	}
 	for _, m := range msgs {
 		if v := metaVersion(m.Params); isVersion(v) {
 			return era{modern: v >= protocol2026, why: "the protocol version in its _meta (" + v + ")"}
+		}
+	}
+	for _, m := range msgs {
+		if m.Method == "initialize" {
+			return era{why: "initialize, the handshake of protocol 2025-11-25 and older"}
 		}
 	}
 	for _, m := range msgs {

@@ -28,8 +28,14 @@ func TestEraOf(t *testing.T) {
 		{"initialize with Mcp-Method (mcp-remote 0.15.1)", map[string]string{"Mcp-Method": "initialize"},
 			"initialize", `{"protocolVersion":"2025-11-25"}`, false},
 		{"initialize proposing 2026-07-28", nil, "initialize", `{"protocolVersion":"2026-07-28"}`, false},
+		// A request of 2026-07-28 that says so: initialize is a removed
+		// method there (the stateless handler answers -32601, 404).
 		{"initialize with a 2026-07-28 header", map[string]string{"Mcp-Protocol-Version": "2026-07-28"},
-			"initialize", `{"protocolVersion":"2026-07-28"}`, false},
+			"initialize", `{"protocolVersion":"2026-07-28"}`, true},
+		{"initialize with 2026-07-28 in _meta", nil, "initialize",
+			`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`, true},
+		{"initialize with a 2025-11-25 header", map[string]string{"Mcp-Protocol-Version": "2025-11-25"},
+			"initialize", `{"protocolVersion":"2025-11-25"}`, false},
 		{"2025-11-25 header and Mcp-Method", map[string]string{"Mcp-Protocol-Version": "2025-11-25",
 			"Mcp-Method": "tools/list"}, "tools/list", "", false},
 		{"Mcp-Method alone", map[string]string{"Mcp-Method": "tools/list", "Mcp-Name": "x"}, "tools/list", "", false},
