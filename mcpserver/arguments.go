@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/hubsnap/hubsnap/store"
 )
 
 // nullArguments takes an argument whose value is null as left out: "limit":
@@ -50,9 +48,7 @@ func argumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok || strings.HasPrefix(text.Text, `{"error":`) {
 			return res, err
 		}
-		r.Content = []mcp.Content{&mcp.TextContent{Text: (&toolError{Code: store.InvalidArgument,
-			Message: "invalid arguments: " + argumentMessage(text.Text)}).Error()}}
-		return r, nil
+		return invalidArguments(argumentMessage(text.Text)), nil
 	}
 }
 
@@ -65,6 +61,8 @@ var (
 	outOfRange   = regexp.MustCompile(`^(?:/properties/)?(\S*?)(?:/items)?: (minimum|maximum): (\S+) is (?:less|greater) than (\S+)$`)
 	notInEnum    = regexp.MustCompile(`enum: (.*) does not equal any of: \[(.*)\]$`)
 	lastProperty = regexp.MustCompile(`validating /properties/(\S+?): `)
+	tooLong      = regexp.MustCompile(`(?s)^maxLength: .* contains \d+ Unicode code points, more than (\d+)$`)
+	tooMany      = regexp.MustCompile(`^maxItems: array length \d+ is greater than (\d+)$`)
 )
 
 // argumentMessage rewords one of go-sdk's argument errors: it names the
@@ -91,6 +89,14 @@ func argumentMessage(text string) string {
 			return fmt.Sprintf("%s must be at least %s", field, bound)
 		}
 		return fmt.Sprintf("%s must be at most %s", field, bound)
+	}
+	// The bounds (bounds.go), as boundArguments words them; the validator
+	// would quote the whole string.
+	if m := tooLong.FindStringSubmatch(text); m != nil && field != "" {
+		return fmt.Sprintf("%s: at most %s characters", field, m[1])
+	}
+	if m := tooMany.FindStringSubmatch(text); m != nil && field != "" {
+		return fmt.Sprintf("%s: at most %s items", field, m[1])
 	}
 	if m := notInEnum.FindStringSubmatch(text); m != nil && field != "" {
 		return fmt.Sprintf("%s: %q is not one of %s", field, m[1], strings.Join(strings.Fields(m[2]), ", "))

@@ -77,7 +77,7 @@ func TestAnswerBudgetExtremes(t *testing.T) {
 		if tb.NextCursor == "" {
 			break
 		}
-		in.Cursor = tb.NextCursor
+		in.Cursor = Cursor(tb.NextCursor)
 	}
 	if len(seen) != 4096 {
 		t.Errorf("paged through %d columns, want 4096", len(seen))
@@ -116,7 +116,7 @@ func checkBudget(t *testing.T, st *store.Store, target store.Target) map[string]
 	// Every table and logic, and the lists.
 	var tables []TableRef
 	for cursor := ""; ; {
-		answer, err := srv.listTables(ctx, req, ListTablesInput{Cursor: cursor})
+		answer, err := srv.listTables(ctx, req, ListTablesInput{Cursor: Cursor(cursor)})
 		note("schema_list_tables", "page", answer, err)
 		var page ListTablesOutput
 		json.Unmarshal(answer, &page)
@@ -126,12 +126,12 @@ func checkBudget(t *testing.T, st *store.Store, target store.Target) map[string]
 		}
 	}
 	for _, tb := range tables {
-		answer, err := srv.getTable(ctx, req, GetTableInput{Table: tb.Name, Connection: tb.Connection})
+		answer, err := srv.getTable(ctx, req, GetTableInput{Table: TableName(tb.Name), Connection: Name(tb.Connection)})
 		note("schema_get_table", tb.Connection+"."+tb.Name, answer, err)
 	}
 	var logics []string
 	for cursor := ""; ; {
-		answer, err := srv.listLogics(ctx, req, ListLogicsInput{Cursor: cursor})
+		answer, err := srv.listLogics(ctx, req, ListLogicsInput{Cursor: Cursor(cursor)})
 		note("logic_list", "page", answer, err)
 		var page ListLogicsOutput
 		json.Unmarshal(answer, &page)
@@ -141,13 +141,13 @@ func checkBudget(t *testing.T, st *store.Store, target store.Target) map[string]
 		}
 	}
 	for _, name := range logics {
-		answer, err := srv.getLogic(ctx, req, GetLogicInput{Name: name})
+		answer, err := srv.getLogic(ctx, req, GetLogicInput{Name: Name(name)})
 		note("logic_get", name, answer, err)
 	}
 	answer, err := srv.releaseInfo(ctx, req, ReleaseInfoInput{})
 	note("release_info", "", answer, err)
 	for _, q := range []string{"id", "name", "a", "user", "status", "created at", "billing invoices", "x"} {
-		answer, err := srv.search(ctx, req, SearchInput{Query: q})
+		answer, err := srv.search(ctx, req, SearchInput{Query: Query(q)})
 		note("schema_search", q, answer, err)
 	}
 	// Join paths between the first, middle and last tables, and from the
@@ -159,7 +159,7 @@ func checkBudget(t *testing.T, st *store.Store, target store.Target) map[string]
 	ends = append(ends, worst["schema_get_table"])
 	for _, from := range ends {
 		for _, to := range ends {
-			answer, err := srv.joinPath(ctx, req, JoinPathInput{From: from, To: to})
+			answer, err := srv.joinPath(ctx, req, JoinPathInput{From: TableName(from), To: TableName(to)})
 			note("schema_join_path", from+" -> "+to, answer, err)
 		}
 	}

@@ -91,7 +91,7 @@ func checkDiffContract(t *testing.T, st *store.Store, target store.Target, a, b 
 	schemas := outputSchemas(t, srv)
 	for _, pair := range [][2]*store.Snapshot{{a, b}, {b, a}} {
 		for _, limit := range []int{store.MaxDiffLimit, 5} {
-			in := DiffInput{From: pair[0].Release.ID, To: pair[1].Release.ID, Limit: limit}
+			in := DiffInput{From: Name(pair[0].Release.ID), To: Name(pair[1].Release.ID), Limit: limit}
 			answer, err := srv.diff(ctx, &mcp.CallToolRequest{}, in)
 			if err == nil {
 				err = contractError(schemas["schema_diff"], answer, new(DiffOutput), wantDiff(pair[0], pair[1], limit))
@@ -105,12 +105,12 @@ func checkDiffContract(t *testing.T, st *store.Store, target store.Target, a, b 
 	for i := 0; i < len(b.Tables); i += step {
 		for _, j := range []int{i + 1, len(b.Tables) - 1 - i} {
 			from, to := b.Tables[i], b.Tables[j%len(b.Tables)]
-			in := JoinPathInput{From: from.Connection + "." + from.Name, To: to.Connection + "." + to.Name}
+			in := JoinPathInput{From: TableName(from.Connection + "." + from.Name), To: TableName(to.Connection + "." + to.Name)}
 			answer, err := srv.joinPath(ctx, &mcp.CallToolRequest{}, in)
 			if err != nil {
 				t.Fatalf("schema_join_path %+v: %v", in, err)
 			}
-			jp, err := st.JoinPaths(ctx, target, store.JoinPathRequest{From: in.From, To: in.To})
+			jp, err := st.JoinPaths(ctx, target, store.JoinPathRequest{From: string(in.From), To: string(in.To)})
 			if err != nil {
 				t.Fatal(err)
 			}

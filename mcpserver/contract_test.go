@@ -70,9 +70,9 @@ func checkContract(t *testing.T, st *store.Store, target store.Target, snap *sto
 	for i := range snap.Tables {
 		tb := &snap.Tables[i]
 		items = append(items, func() error {
-			in := GetTableInput{Table: tb.Name}
+			in := GetTableInput{Table: TableName(tb.Name)}
 			if byName[tb.Name] > 1 {
-				in.Connection = tb.Connection
+				in.Connection = Name(tb.Connection)
 			}
 			answer, err := srv.getTable(ctx, &mcp.CallToolRequest{}, in)
 			if err == nil {
@@ -88,7 +88,7 @@ func checkContract(t *testing.T, st *store.Store, target store.Target, snap *sto
 	for i := range snap.Logics {
 		l := &snap.Logics[i]
 		items = append(items, func() error {
-			answer, err := srv.getLogic(ctx, &mcp.CallToolRequest{}, GetLogicInput{Name: l.Name})
+			answer, err := srv.getLogic(ctx, &mcp.CallToolRequest{}, GetLogicInput{Name: Name(l.Name)})
 			if err == nil {
 				err = contractError(schemas["logic_get"], answer, new(Logic), wantLogic(l))
 			}
@@ -123,7 +123,7 @@ func checkContract(t *testing.T, st *store.Store, target store.Target, snap *sto
 		return cmp.Or(cmp.Compare(a.Connection, b.Connection), cmp.Compare(a.Name, b.Name))
 	})
 	for from, cursor := 0, ""; ; {
-		answer, err := srv.listTables(ctx, &mcp.CallToolRequest{}, ListTablesInput{Cursor: cursor, Limit: 1000})
+		answer, err := srv.listTables(ctx, &mcp.CallToolRequest{}, ListTablesInput{Cursor: Cursor(cursor), Limit: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,9 +12,9 @@ import (
 
 // DiffInput is the input of schema_diff.
 type DiffInput struct {
-	From  string `json:"from,omitempty" jsonschema:"the release to compare from; by default the cached release before 'to' (release_info lists them)"`
-	To    string `json:"to,omitempty" jsonschema:"the release to compare to; by default the current release"`
-	Limit int    `json:"limit,omitempty" jsonschema:"the most tables and logics listed, 1 to 1000; 100 when left out"`
+	From  Name `json:"from,omitempty" jsonschema:"the release to compare from; by default the cached release before 'to' (release_info lists them)"`
+	To    Name `json:"to,omitempty" jsonschema:"the release to compare to; by default the current release"`
+	Limit int  `json:"limit,omitempty" jsonschema:"the most tables and logics listed, 1 to 1000; 100 when left out"`
 }
 
 // DiffOutput is the output of schema_diff. Absent values in a change are
@@ -195,6 +195,6 @@ func (s *Server) diff(ctx context.Context, req *mcp.CallToolRequest, in DiffInpu
 	if granted, limited := grantedScopes(req); limited {
 		tables, logics = access.Allows(granted, access.TableRead), access.Allows(granted, access.LogicRead)
 	}
-	return s.store.DiffJSON(ctx, s.target, store.DiffRequest{From: in.From, To: in.To, Limit: in.Limit,
+	return s.store.DiffJSON(ctx, s.target, store.DiffRequest{From: string(in.From), To: string(in.To), Limit: in.Limit,
 		Tables: tables, Logics: logics})
 }

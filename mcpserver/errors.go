@@ -183,6 +183,15 @@ func badBody(w http.ResponseWriter, err error, limit int64, within time.Duration
 	http.Error(w, "cannot read the request body", http.StatusBadRequest)
 }
 
+// malformedMessage answers 400 to a body go-sdk is not given (see
+// shapeProblem) with a JSON-RPC error, -32600 with the request's id when
+// it was found, so that the client's call fails at once.
+func malformedMessage(w http.ResponseWriter, id json.RawMessage, why string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusBadRequest)
+	w.Write(append(errorResponse(id, jsonrpc.CodeInvalidRequest, why), '\n'))
+}
+
 // tooManySubscriptions is the JSON-RPC error of a subscription beyond
 // MaxSubscriptions in one session.
 func tooManySubscriptions() error {

@@ -24,7 +24,7 @@ const (
 	// most clients do not open a new one when theirs is gone. A client
 	// that holds its GET stream keeps its session in use anyway.
 	DefaultSessionTimeout = 24 * time.Hour
-	DefaultMaxBodyBytes   = 1 << 20
+	DefaultMaxBodyBytes   = MaxRequestBytes
 	DefaultMaxSessions    = 1000
 	// DefaultBodyTimeout bounds the reading of a request body: 1 MiB
 	// (DefaultMaxBodyBytes) in 30 s is 35 KB/s.
@@ -63,7 +63,7 @@ type HTTPOptions struct {
 	// nothing is sent to a client but answers to its requests and, for
 	// protocol 2026-07-28, what its subscriptions/listen streams asked for.
 	// When false, clients with sessions (protocol up to 2025-11-25) and
-	// session-less 2026-07-28 clients are both served (see isModern).
+	// session-less 2026-07-28 clients are both served (see eraOf).
 	Stateless bool
 	// SessionTimeout closes a session once it has been idle this long:
 	// no request in flight and no GET stream open (http_sessions.go);
@@ -213,7 +213,12 @@ func (h *httpHandler) serveMCP(w http.ResponseWriter, r *http.Request, rec *requ
 		}
 	}
 	id := r.Header.Get("Mcp-Session-Id")
-	if h.stateful == nil || (r.Method == http.MethodPost && id == "" && isModern(r.Header, msgs)) {
+	var e era
+	if r.Method == http.MethodPost {
+		e = eraOf(r.Header, msgs)
+	}
+	if h.stateful == nil || (r.Method == http.MethodPost && id == "" && e.modern) {
+		rec.setSessionless(sessionlessReason(h.stateful == nil, e))
 		h.stateless.ServeHTTP(w, r)
 		return
 	}

@@ -28,7 +28,9 @@ func (h *httpHandler) serveIssued(w http.ResponseWriter, r *http.Request, rec *r
 	issued := false
 	if h.opts.Tokens != nil {
 		var err error
-		if issued, err = h.opts.Tokens.Issued(); err != nil {
+		// As of the request's arrival: a token made or revoked before it
+		// counts, and Issued and Lookup share one look at the file.
+		if issued, err = h.opts.Tokens.IssuedAsOf(rec.start); err != nil {
 			h.tokenFileError(err)
 			tokenFileUnreadable(w)
 			return
@@ -53,7 +55,7 @@ func (h *httpHandler) serveIssued(w http.ResponseWriter, r *http.Request, rec *r
 		unauthorizedToken(w, "no tokens are issued")
 		return
 	}
-	t, err := h.opts.Tokens.Lookup(secret)
+	t, err := h.opts.Tokens.LookupAsOf(secret, rec.start)
 	switch {
 	case errors.Is(err, access.ErrUnknownToken):
 		rec.deny("unknown or revoked token")

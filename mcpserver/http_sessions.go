@@ -33,7 +33,8 @@ import (
 //     those owners is being opened at that very moment is the new
 //     session refused (503, Retry-After).
 //   - A session whose issued token is revoked is closed within about
-//     revokeCheckEvery + access.RecheckEvery, which ends its GET stream.
+//     revokeCheckEvery (the keeper sees the change at its next look),
+//     which ends its GET stream.
 //   - A request for a session that is gone gets 404 (errSessionGone): the
 //     transport spec's sign for a client to initialize again.
 

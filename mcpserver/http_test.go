@@ -186,6 +186,7 @@ type rawHTTP struct {
 	session string // Mcp-Session-Id, when set
 	host    string // the Host header, when set
 	origin  string // Origin, when set
+	headers map[string]string
 	body    string
 }
 
@@ -222,6 +223,9 @@ func (r rawHTTP) do(tb testing.TB) (*http.Response, string) {
 	}
 	if r.origin != "" {
 		req.Header.Set("Origin", r.origin)
+	}
+	for k, v := range r.headers {
+		req.Header.Set(k, v)
 	}
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	defer tr.CloseIdleConnections()

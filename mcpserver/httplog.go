@@ -55,6 +55,9 @@ type requestRecord struct {
 	sub    string // an OAuth token's subject, for the log
 	who    string // the token or subject as the session table knows it
 	denied string
+	// why the request goes without a session (sessionlessReason); "" when
+	// it goes to the stateful handler
+	noSession string
 	// The place a new session takes, bound by the initialize it carries
 	// (bindSession).
 	sessions *sessionTable
@@ -197,7 +200,8 @@ type rpcMessage struct {
 }
 
 // peek reads a POST body (at most limit bytes: 413 beyond; within the
-// time given: 408 beyond; and then false), notes its JSON-RPC methods and
+// time given: 408 beyond; of a shape go-sdk may be given, shapeProblem:
+// 400 otherwise; and then false), notes its JSON-RPC methods and
 // tool, puts it back for MCP and returns its messages (none when it is
 // not JSON-RPC).
 func (rec *requestRecord) peek(w http.ResponseWriter, r *http.Request, limit int64, within time.Duration) ([]rpcMessage, bool) {
@@ -215,6 +219,10 @@ func (rec *requestRecord) peek(w http.ResponseWriter, r *http.Request, limit int
 		rc.SetReadDeadline(time.Time{})
 	}
 	rec.status.unread = false
+	if why := shapeProblem(body); why != "" {
+		malformedMessage(w, idOf(body), why)
+		return nil, false
+	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	var msgs []rpcMessage
 	if b := bytes.TrimSpace(body); len(b) > 0 && b[0] == '[' {

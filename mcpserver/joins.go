@@ -14,10 +14,10 @@ import (
 
 // JoinPathInput is the input of schema_join_path.
 type JoinPathInput struct {
-	From    string `json:"from" jsonschema:"the table to start from; 'connection.table' also works"`
-	To      string `json:"to" jsonschema:"the table to reach; 'connection.table' also works"`
-	MaxHops int    `json:"maxHops,omitempty" jsonschema:"the most joins in a path, 1 to 6; 4 when left out"`
-	Limit   int    `json:"limit,omitempty" jsonschema:"the most paths, 1 to 10; 3 when left out"`
+	From    TableName `json:"from" jsonschema:"the table to start from; 'connection.table' also works"`
+	To      TableName `json:"to" jsonschema:"the table to reach; 'connection.table' also works"`
+	MaxHops int       `json:"maxHops,omitempty" jsonschema:"the most joins in a path, 1 to 6; 4 when left out"`
+	Limit   int       `json:"limit,omitempty" jsonschema:"the most paths, 1 to 10; 3 when left out"`
 }
 
 // JoinPathOutput is the output of schema_join_path.
@@ -64,7 +64,7 @@ func (s *Server) joinPath(ctx context.Context, _ *mcp.CallToolRequest, in JoinPa
 	if err := checkTableName("to", in.To); err != nil {
 		return nil, err
 	}
-	jp, err := s.store.JoinPaths(ctx, s.target, store.JoinPathRequest{From: in.From, To: in.To, MaxHops: in.MaxHops, Limit: in.Limit})
+	jp, err := s.store.JoinPaths(ctx, s.target, store.JoinPathRequest{From: string(in.From), To: string(in.To), MaxHops: in.MaxHops, Limit: in.Limit})
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 
 // ListLogicsInput is the input of logic_list.
 type ListLogicsInput struct {
-	Cursor string `json:"cursor,omitempty" jsonschema:"the nextCursor of the page before; left out for the first page"`
+	Cursor Cursor `json:"cursor,omitempty" jsonschema:"the nextCursor of the page before; left out for the first page"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"the most names in a page; 500 when left out"`
 }
 
@@ -25,7 +25,7 @@ type ListLogicsOutput struct {
 
 // GetLogicInput is the input of logic_get.
 type GetLogicInput struct {
-	Name string `json:"name" jsonschema:"the logic name as logic_list gives it, e.g. admin/users; a logics/ prefix is accepted"`
+	Name Name `json:"name" jsonschema:"the logic name as logic_list gives it, e.g. admin/users; a logics/ prefix is accepted"`
 }
 
 // Logic is the output of logic_get (the shape of MCP-005).
@@ -79,14 +79,14 @@ roles allowed). Use it to write the code that calls the logic or to review it.`,
 }
 
 func (s *Server) listLogics(ctx context.Context, _ *mcp.CallToolRequest, in ListLogicsInput) ([]byte, error) {
-	return s.store.LogicsPage(ctx, s.target, store.PageRequest{Cursor: in.Cursor, Limit: in.Limit})
+	return s.store.LogicsPage(ctx, s.target, store.PageRequest{Cursor: string(in.Cursor), Limit: in.Limit})
 }
 
 func (s *Server) getLogic(ctx context.Context, _ *mcp.CallToolRequest, in GetLogicInput) ([]byte, error) {
 	if err := checkName("name", in.Name, true); err != nil {
 		return nil, err
 	}
-	name := strings.TrimPrefix(in.Name, "logics/")
+	name := strings.TrimPrefix(string(in.Name), "logics/")
 	if why := store.LogicNameProblem(name); why != "" {
 		return nil, invalid("not a logic name: %s", why)
 	}

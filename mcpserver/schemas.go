@@ -12,9 +12,10 @@ import (
 // sends a JSON null for a list (empty lists are [] or left out), so lists
 // are plain "array" rather than the inferred ["null", "array"], which some
 // MCP hosts reject. A field that is really nullable (a pointer, such as
-// primaryKey) keeps its null, as anyOf (see portableNull).
+// primaryKey) keeps its null, as anyOf (see portableNull). The argument
+// types (bounds.go) get their bounded schemas.
 func schemaFor[T any]() *jsonschema.Schema {
-	s, err := jsonschema.For[T](nil)
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: argumentTypes})
 	if err != nil {
 		panic(fmt.Sprintf("schema of %T: %v", *new(T), err)) // a programming error, caught by any test
 	}

@@ -12,8 +12,8 @@ import (
 
 // SearchInput is the input of schema_search.
 type SearchInput struct {
-	Query string   `json:"query" jsonschema:"plain words, e.g. \"invoice status\" or \"displayName\"; every word must match"`
-	Kinds []string `json:"kinds,omitempty" jsonschema:"only hits of these kinds; all when left out"`
+	Query Query    `json:"query" jsonschema:"plain words, e.g. \"invoice status\" or \"displayName\"; every word must match"`
+	Kinds KindList `json:"kinds,omitempty" jsonschema:"only hits of these kinds; all when left out"`
 	Limit int      `json:"limit,omitempty" jsonschema:"the most hits to return; 20 when left out"`
 }
 
@@ -55,7 +55,6 @@ words of three or more letters also match as prefixes ("purch" finds purchases).
 // cannot carry, taken from package store's constants.
 func searchSchemas() [2]*jsonschema.Schema {
 	in, out := schemaFor[SearchInput](), schemaFor[SearchOutput]()
-	in.Properties["kinds"].Items.Enum = enum(store.Kinds)
 	limitSchema(in, 1, store.MaxSearchLimit)
 	hit := out.Properties["hits"].Items
 	hit.Properties["kind"].Enum = enum(store.Kinds)
@@ -74,7 +73,7 @@ func enum[T ~string](values []T) []any {
 }
 
 func (s *Server) search(ctx context.Context, req *mcp.CallToolRequest, in SearchInput) ([]byte, error) {
-	q := store.SearchQuery{Text: in.Query, Limit: in.Limit}
+	q := store.SearchQuery{Text: string(in.Query), Limit: in.Limit}
 	for _, k := range in.Kinds {
 		q.Kinds = append(q.Kinds, store.Kind(k))
 	}

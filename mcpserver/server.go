@@ -26,6 +26,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -57,6 +58,9 @@ type Server struct {
 	// scopes are what each tool needs (any one of them), as addTool
 	// registered it; fixed once New returns.
 	scopes map[string][]access.Scope
+	// inputs are the tools' input schemas, for boundArguments; fixed once
+	// New returns.
+	inputs map[string]*jsonschema.Schema
 
 	mu     sync.Mutex
 	subs   map[*mcp.ServerSession]map[string]bool // each session's subscribed URIs
@@ -90,7 +94,7 @@ func New(st *store.Store, opts Options) *Server {
 	}
 	stop, cancel := context.WithCancel(context.Background())
 	s := &Server{store: st, target: opts.Target, log: opts.Log, stop: stop, cancel: cancel,
-		scopes: map[string][]access.Scope{}, subs: map[*mcp.ServerSession]map[string]bool{}}
+		scopes: map[string][]access.Scope{}, inputs: map[string]*jsonschema.Schema{}, subs: map[*mcp.ServerSession]map[string]bool{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "hubsnap", Title: "hubsnap", Version: opts.Version},
 		&mcp.ServerOptions{
 			Instructions:       instructions,
@@ -109,7 +113,7 @@ func New(st *store.Store, opts Options) *Server {
 			},
 		})
 	s.mcp.AddReceivingMiddleware(s.noteResult, s.bindSession, s.recoverPanics, s.cancelOnShutdown, noPrompts,
-		statelessSubscriptions, s.checkScopes, argumentErrors, nullArguments, s.keepCore)
+		s.sessionlessSubscriptions, s.checkScopes, argumentErrors, s.boundArguments, nullArguments, s.keepCore)
 	s.addTableTools()
 	s.addLogicTools()
 	s.addReleaseTools()

@@ -45,8 +45,10 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 	return err
 }
 
-// maxLine is the longest message accepted, as go-sdk's own limit.
-const maxLine = mcp.DefaultMaxLineLength
+// maxLine is the longest message accepted: MaxRequestBytes, as over HTTP
+// (go-sdk's own limit, 16 MiB, let one tools/call grow the server by 200
+// MiB).
+const maxLine = MaxRequestBytes
 
 // requestReader copies the client's messages to the transport, one line
 // each. It answers itself what go-sdk would end the session on (a line that
@@ -64,11 +66,23 @@ func (q *requestReader) pump(ctx context.Context) {
 	br := bufio.NewReaderSize(q.src, 64<<10)
 	requests := 0
 	for {
-		line, tooLong, err := readLine(br, maxLine)
-		switch msg := bytes.TrimSpace(line); {
-		case tooLong:
-			q.out.reply(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("message over %d bytes", maxLine))
+		line, over, err := readLine(br, maxLine)
+		msg, problem := bytes.TrimSpace(line), ""
+		if len(msg) > 0 {
+			problem = shapeProblem(msg)
+		}
+		switch {
+		case over != nil:
+			// Answered with the request's id when it can be found, so that
+			// the client's call ends now rather than at its timeout.
+			q.out.reply(over.id(), jsonrpc.CodeInvalidRequest, fmt.Sprintf(
+				"message over %d bytes, the most hubsnap reads: arguments are bounded (see the tools' input schemas)", maxLine))
 		case len(msg) == 0:
+		case problem != "":
+			// What go-sdk would decode into too much, or not at all (a
+			// batch too): invalid, answered with its id when it can be
+			// found.
+			q.out.reply(idOf(msg), jsonrpc.CodeInvalidRequest, problem)
 		case msg[0] == '[' && json.Valid(msg):
 			n, ok := q.batch(msg)
 			if !ok {
@@ -103,21 +117,26 @@ func (q *requestReader) pump(ctx context.Context) {
 }
 
 // readLine reads one line of at most max bytes. A longer line is read to
-// its end and dropped, and tooLong is set.
-func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+// its end and dropped: over keeps its first and last bytes, where its id
+// is, and line is nil.
+func readLine(br *bufio.Reader, max int) (line []byte, over *oversized, err error) {
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if !tooLong {
-			if len(line)+len(chunk) > max {
-				tooLong, line = true, nil
-			} else {
-				line = append(line, chunk...)
-			}
+		switch {
+		case over != nil:
+			over.add(chunk)
+		case len(line)+len(chunk) > max:
+			over = &oversized{}
+			over.add(line)
+			over.add(chunk)
+			line = nil
+		default:
+			line = append(line, chunk...)
 		}
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		return line, tooLong, err
+		return line, over, err
 	}
 }
 

@@ -15,8 +15,8 @@ const maxName = 1024
 
 // ListTablesInput is the input of schema_list_tables.
 type ListTablesInput struct {
-	Connection string `json:"connection,omitempty" jsonschema:"only the tables of this database connection, e.g. main"`
-	Cursor     string `json:"cursor,omitempty" jsonschema:"the nextCursor of the page before; left out for the first page"`
+	Connection Name   `json:"connection,omitempty" jsonschema:"only the tables of this database connection, e.g. main"`
+	Cursor     Cursor `json:"cursor,omitempty" jsonschema:"the nextCursor of the page before; left out for the first page"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"the most tables in a page; 500 when left out"`
 }
 
@@ -35,9 +35,9 @@ type TableRef struct {
 
 // GetTableInput is the input of schema_get_table.
 type GetTableInput struct {
-	Table      string `json:"table" jsonschema:"the table name; 'connection.table' also works"`
-	Connection string `json:"connection,omitempty" jsonschema:"the table's database connection, needed when the name is in several"`
-	Cursor     string `json:"cursor,omitempty" jsonschema:"the nextCursor of an answer about this table, for its next columns"`
+	Table      TableName `json:"table" jsonschema:"the table name; 'connection.table' also works"`
+	Connection Name      `json:"connection,omitempty" jsonschema:"the table's database connection, needed when the name is in several"`
+	Cursor     Cursor    `json:"cursor,omitempty" jsonschema:"the nextCursor of an answer about this table, for its next columns"`
 }
 
 // Table is the output of schema_get_table (the shape of MCP-002).
@@ -154,7 +154,7 @@ func (s *Server) listTables(ctx context.Context, _ *mcp.CallToolRequest, in List
 	if err := checkName("connection", in.Connection, false); err != nil {
 		return nil, err
 	}
-	return s.store.TablesPage(ctx, s.target, in.Connection, store.PageRequest{Cursor: in.Cursor, Limit: in.Limit})
+	return s.store.TablesPage(ctx, s.target, string(in.Connection), store.PageRequest{Cursor: string(in.Cursor), Limit: in.Limit})
 }
 
 func (s *Server) getTable(ctx context.Context, _ *mcp.CallToolRequest, in GetTableInput) ([]byte, error) {
@@ -164,17 +164,18 @@ func (s *Server) getTable(ctx context.Context, _ *mcp.CallToolRequest, in GetTab
 	if err := checkName("connection", in.Connection, false); err != nil {
 		return nil, err
 	}
-	if in.Cursor != "" {
-		conn, name, ok := store.CursorTable(in.Cursor)
-		if ok && (name != in.Table && conn+"."+name != in.Table || in.Connection != "" && in.Connection != conn) {
-			return nil, invalid("this cursor pages the columns of table %s.%s, not of %q: call without a cursor", conn, name, in.Table)
+	table, connection, cursor := string(in.Table), string(in.Connection), string(in.Cursor)
+	if cursor != "" {
+		conn, name, ok := store.CursorTable(cursor)
+		if ok && (name != table && conn+"."+name != table || connection != "" && connection != conn) {
+			return nil, invalid("this cursor pages the columns of table %s.%s, not of %q: call without a cursor", conn, name, table)
 		}
-		return s.store.TableJSONFrom(ctx, s.target, in.Cursor)
+		return s.store.TableJSONFrom(ctx, s.target, cursor)
 	}
-	answer, err := s.store.TableJSON(ctx, s.target, in.Connection, in.Table)
+	answer, err := s.store.TableJSON(ctx, s.target, connection, table)
 	// A bare name that is not a table may be "connection.table".
-	if store.ErrorCode(err) == store.NotFound && in.Connection == "" {
-		if conn, name, ok := strings.Cut(in.Table, "."); ok && conn != "" && name != "" {
+	if store.ErrorCode(err) == store.NotFound && connection == "" {
+		if conn, name, ok := strings.Cut(table, "."); ok && conn != "" && name != "" {
 			if a2, err2 := s.store.TableJSON(ctx, s.target, conn, name); err2 == nil || store.ErrorCode(err2) != store.NotFound {
 				answer, err = a2, err2
 			}
@@ -184,14 +185,14 @@ func (s *Server) getTable(ctx context.Context, _ *mcp.CallToolRequest, in GetTab
 }
 
 // checkName rejects names no table, connection or logic can have.
-func checkName(what, name string, required bool) error {
-	return checkNameOf(what, name, required, maxName)
+func checkName[T ~string](what string, name T, required bool) error {
+	return checkNameOf(what, string(name), required, maxName)
 }
 
 // checkTableName is checkName for a table argument, which may be
 // "connection.table": two names and a dot.
-func checkTableName(what, name string) error {
-	return checkNameOf(what, name, true, 2*maxName+1)
+func checkTableName(what string, name TableName) error {
+	return checkNameOf(what, string(name), true, 2*maxName+1)
 }
 
 func checkNameOf(what, name string, required bool, max int) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/mcpserver/access"
@@ -32,6 +33,7 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, scopes []access.Scope, h handl
 		t.OutputSchema = schemaFor[Out]()
 	}
 	s.scopes[t.Name] = scopes
+	s.inputs[t.Name], _ = t.InputSchema.(*jsonschema.Schema)
 	mcp.AddTool(s.mcp, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		answer, err := h(ctx, req, in)
 		if err != nil {

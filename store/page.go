@@ -14,6 +14,9 @@ import (
 const (
 	DefaultPageLimit = 500
 	MaxPageLimit     = 5000
+	// MaxCursorBytes bounds a nextCursor passed back: longer than any
+	// cursor hubsnap makes (its key holds names of at most 1 KiB each).
+	MaxCursorBytes = 16 << 10
 )
 
 // AnswerBudget is how long an answer's text may be when the caller did
@@ -77,7 +80,7 @@ func decodeCursor(text, list string, ri ReleaseInfo, n int) ([]string, error) {
 		return make([]string, n), nil
 	}
 	bad := Errorf(InvalidArgument, "cursor is not valid: pass nextCursor exactly as a %s answer gave it, or leave it out to start again", list)
-	if len(text) > 16<<10 {
+	if len(text) > MaxCursorBytes {
 		return nil, bad
 	}
 	b, err := base64.RawURLEncoding.DecodeString(text)

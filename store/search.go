@@ -33,8 +33,9 @@ const (
 const (
 	DefaultSearchLimit = 20
 	MaxSearchLimit     = 100
-	maxQueryBytes      = 1024
-	maxQueryWords      = 16
+	// MaxQueryBytes bounds a search's words (schema_search's query).
+	MaxQueryBytes = 1024
+	maxQueryWords = 16
 	// A step of a search reads matching tables or logics a page at a
 	// time, in release order, and stops once the search has more hits
 	// than it needs or it has examined searchBudget of them. A word found
@@ -189,8 +190,8 @@ func (q SearchQuery) check() (terms []string, kinds map[Kind]bool, limit int, er
 	if strings.TrimSpace(q.Text) == "" {
 		return nil, nil, 0, Errorf(InvalidArgument, "query is empty: give words to look for, e.g. \"user email\"")
 	}
-	if len(q.Text) > maxQueryBytes {
-		return nil, nil, 0, Errorf(InvalidArgument, "query is %d bytes long; at most %d", len(q.Text), maxQueryBytes)
+	if len(q.Text) > MaxQueryBytes {
+		return nil, nil, 0, Errorf(InvalidArgument, "query is %d bytes long; at most %d", len(q.Text), MaxQueryBytes)
 	}
 	if !utf8.ValidString(q.Text) {
 		return nil, nil, 0, Errorf(InvalidArgument, "query is not valid UTF-8")

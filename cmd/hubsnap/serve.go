@@ -68,7 +68,7 @@ Access over HTTP is one of two ways:
   - Tokens from hubsnap token create, sent as "Authorization: Bearer TOKEN".
     While no token exists, only a loopback address (127.0.0.1:7420,
     localhost:7420) may be served, and then without auth; a token revoked
-    with hubsnap token revoke stops working within a second.
+    with hubsnap token revoke is refused from the next request on.
   - With --auth-issuer URL, OAuth 2.1: clients sign the user in at that
     authorization server (code flow with PKCE) and send its JWT access
     tokens, which must be for this server's resource identifier (--resource,

@@ -169,7 +169,7 @@ func (a *app) newTokenRevokeCommand() *cobra.Command {
 	opts := &tokenRevokeOptions{}
 	return &cobra.Command{
 		Use:   "revoke NAME",
-		Short: "Revoke a token; a running server refuses it within a second",
+		Short: "Revoke a token; a running server refuses it from the next request on",
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
 			var err error

@@ -266,95 +266,96 @@ func TestKeeperLookupScopesAreCopies(t *testing.T) {
 	wantFound(t, k, secret, tok)
 }
 
+// A token revoked by another process is refused by the very next lookup,
+// without waiting for RecheckEvery (issue 23, item 7).
 func TestKeeperSeesRevoke(t *testing.T) {
 	dir := t.TempDir()
 	s1, t1 := mustCreate(t, NewFile(dir), "ci", "table:read")
 	s2, t2 := mustCreate(t, NewFile(dir), "laptop", "*")
-	k, clk := newTestKeeper(t, NewFile(dir))
+	k, _ := newTestKeeper(t, NewFile(dir))
+	wantFound(t, k, s1, t1)
 
 	other := NewFile(dir) // another process
 	if _, err := other.Revoke("ci"); err != nil {
 		t.Fatal(err)
 	}
-
-	// Within RecheckEvery the keeper does not look at the file.
-	wantFound(t, k, s1, t1)
-	clk.Advance(justBefore)
-	wantFound(t, k, s1, t1)
-	wantCount(t, k, 2)
-
-	// Once it has passed, the revoked token stops working; the other does
-	// not.
-	clk.Advance(time.Nanosecond)
 	wantUnknown(t, k, s1)
 	wantFound(t, k, s2, t2)
 	wantCount(t, k, 1)
 	wantIssued(t, k, true)
 }
 
+// A token created by another process works for the very next lookup.
 func TestKeeperSeesCreate(t *testing.T) {
 	dir := t.TempDir()
 	s1, t1 := mustCreate(t, NewFile(dir), "ci", "table:read")
-	k, clk := newTestKeeper(t, NewFile(dir))
-
-	s2, t2 := mustCreate(t, NewFile(dir), "laptop", "*:read")
-	wantUnknown(t, k, s2)
-	clk.Advance(justBefore)
-	wantUnknown(t, k, s2)
+	k, _ := newTestKeeper(t, NewFile(dir))
 	wantCount(t, k, 1)
 
-	clk.Advance(time.Nanosecond)
+	s2, t2 := mustCreate(t, NewFile(dir), "laptop", "*:read")
 	wantFound(t, k, s2, t2)
 	wantFound(t, k, s1, t1)
 	wantCount(t, k, 2)
 }
 
 // TestKeeperSeesFirstToken starts with no file: the first token issued
-// by another process counts, and from then on tokens were issued.
+// by another process counts at once, and from then on tokens were issued.
 func TestKeeperSeesFirstToken(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cfg")
-	k, clk := newTestKeeper(t, NewFile(dir))
+	k, _ := newTestKeeper(t, NewFile(dir))
 	wantIssued(t, k, false)
 
 	secret, tok := mustCreate(t, NewFile(dir), "ci", "*")
-	clk.Advance(justBefore)
-	wantIssued(t, k, false)
-	wantUnknown(t, k, secret)
-
-	clk.Advance(time.Nanosecond)
 	wantIssued(t, k, true)
 	wantFound(t, k, secret, tok)
 	wantCount(t, k, 1)
 }
 
-// TestKeeperRecheckWindow checks that the window starts again at each
-// look at the file, changed or not.
+// TestKeeperRecheckWindow: a change the stat cannot see (rewritten in
+// place, same size, its modification time put back) counts once
+// RecheckEvery has passed since the file was last read, and the window
+// starts again at each read.
 func TestKeeperRecheckWindow(t *testing.T) {
-	dir := t.TempDir()
-	s1, t1 := mustCreate(t, NewFile(dir), "ci", "*")
-	k, clk := newTestKeeper(t, NewFile(dir))
-
-	// A look at an unchanged file.
+	a, b, sa, sb, ta, tb := twoFiles(t)
+	f := NewFile(t.TempDir())
+	replaceFile(t, f.Path, a)
+	k, clk := newTestKeeper(t, f)
 	clk.Advance(3 * RecheckEvery)
-	wantFound(t, k, s1, t1)
+	wantFound(t, k, sa, ta) // read again: the window starts here
 
-	// Revoked just after: not seen until RecheckEvery after that look.
-	if _, err := NewFile(dir).Revoke("ci"); err != nil {
-		t.Fatal(err)
+	hidden := func(data []byte) {
+		t.Helper()
+		before, err := os.Stat(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f.Path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(f.Path, before.ModTime(), before.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		after, err := os.Stat(f.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if changed(before, after) {
+			t.Fatal("test setup: want a change the stat cannot see")
+		}
 	}
+	hidden(b)
 	clk.Advance(justBefore)
-	wantFound(t, k, s1, t1)
+	wantFound(t, k, sa, ta)
 	clk.Advance(time.Nanosecond)
-	wantUnknown(t, k, s1)
+	wantUnknown(t, k, sa)
+	wantFound(t, k, sb, tb)
 
-	// Created again under the same name: a new secret; the old one stays
-	// revoked.
-	s2, t2 := mustCreate(t, NewFile(dir), "ci", "*")
+	hidden(a)
 	clk.Advance(RecheckEvery / 2)
-	wantUnknown(t, k, s2)
+	wantFound(t, k, sb, tb)
 	clk.Advance(RecheckEvery / 2)
-	wantFound(t, k, s2, t2)
-	wantUnknown(t, k, s1)
+	wantFound(t, k, sa, ta)
+	wantUnknown(t, k, sb)
 }
 
 // TestKeeperCountAndIssuedRecheck checks that Count and Issued, not only
@@ -398,13 +399,10 @@ func TestKeeperIssued(t *testing.T) {
 	clk.Advance(5 * RecheckEvery)
 	wantIssued(t, k, true)
 
-	// Deleting the file opens the server again, once seen.
+	// Deleting the file opens the server again, at once.
 	if err := os.Remove(f.Path); err != nil {
 		t.Fatal(err)
 	}
-	clk.Advance(justBefore)
-	wantIssued(t, k, true)
-	clk.Advance(time.Nanosecond)
 	wantIssued(t, k, false)
 	wantCount(t, k, 0)
 	wantUnknown(t, k, s1)
@@ -446,11 +444,7 @@ func TestKeeperCorruptWhileRunning(t *testing.T) {
 			}
 
 			write([]byte("{ this is not json"))
-			// Not seen yet.
-			clk.Advance(justBefore)
-			wantFound(t, k, s1, t1)
-
-			clk.Advance(time.Nanosecond)
+			// Seen at once: its size changed.
 			err := wantFileError(t, k, s1)
 			if !strings.Contains(err.Error(), f.Path) {
 				t.Errorf("Lookup error %q does not mention the file %s", err, f.Path)
@@ -470,11 +464,8 @@ func TestKeeperCorruptWhileRunning(t *testing.T) {
 			clk.Advance(3 * RecheckEvery)
 			wantFileError(t, k, s1)
 
-			// Fixed: tokens work again, once seen.
+			// Fixed: tokens work again, at once.
 			write(good)
-			clk.Advance(justBefore)
-			wantFileError(t, k, s1)
-			clk.Advance(time.Nanosecond)
 			wantFound(t, k, s1, t1)
 			wantUnknown(t, k, "nope")
 			wantCount(t, k, 1)
@@ -541,12 +532,12 @@ func twoFiles(t *testing.T) (a, b []byte, sa, sb string, ta, tb Token) {
 }
 
 // TestKeeperDetectsNewInode changes only the inode: same size, same
-// modification time.
+// modification time. The next lookup sees it.
 func TestKeeperDetectsNewInode(t *testing.T) {
 	a, b, sa, sb, ta, tb := twoFiles(t)
 	f := NewFile(t.TempDir())
 	replaceFile(t, f.Path, a)
-	k, clk := newTestKeeper(t, f)
+	k, _ := newTestKeeper(t, f)
 	wantFound(t, k, sa, ta)
 	before, err := os.Stat(f.Path)
 	if err != nil {
@@ -565,9 +556,6 @@ func TestKeeperDetectsNewInode(t *testing.T) {
 		t.Fatal("test setup: want a new inode with the same size and time")
 	}
 
-	clk.Advance(justBefore)
-	wantFound(t, k, sa, ta)
-	clk.Advance(time.Nanosecond)
 	wantUnknown(t, k, sa)
 	wantFound(t, k, sb, tb)
 }
@@ -803,10 +791,6 @@ func TestKeeperHas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, _ := k.Has(tok.Hash); !ok {
-		t.Errorf("Has(alice) = false before the keeper looked again")
-	}
-	clk.Advance(RecheckEvery)
 	if ok, err := k.Has(tok.Hash); ok || err != nil {
 		t.Errorf("Has(revoked alice) = %v, %v; want false", ok, err)
 	}

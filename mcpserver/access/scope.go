@@ -5,7 +5,7 @@
 // config folder keeps only its SHA-256 hash, its name, its scopes and when
 // it was made, in a file only its owner can read (see File). A running
 // server reads that file again when it changes (see Keeper), so a token
-// revoked by another process stops working within a second.
+// made or revoked by another process counts from the next request on.
 //
 // Scopes follow the resource:action pattern of the user's bkend protocol:
 // table:read, logic:read and release:read, with the wildcards table:*,
