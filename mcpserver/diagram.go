@@ -66,6 +66,18 @@ schema_get_table has a table's full detail.`,
 	})
 }
 
+// addDiagramApp registers the app's page, ui://hubsnap/diagram. It holds
+// no release data, so any caller may read it.
+func (s *Server) addDiagramApp() {
+	s.mcp.AddResource(&mcp.Resource{
+		URI: diagramURI, Name: "diagram", Title: "Schema diagram", MIMEType: appMIMEType,
+		Description: "The MCP App that draws schema_diagram's answers: pan, zoom, click a table to centre on it.",
+	}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: diagramURI, MIMEType: appMIMEType,
+			Text: diagram.Page(), Meta: mcp.Meta{"ui": map[string]any{"prefersBorder": true}}}}}, nil
+	})
+}
+
 // diagram answers schema_diagram: the structured answer, composed by SQL,
 // and its Mermaid text, written from it.
 func (s *Server) diagram(ctx context.Context, in DiagramInput) (answer []byte, text string, err error) {

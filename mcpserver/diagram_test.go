@@ -266,3 +266,29 @@ func toolText(res *mcp.CallToolResult) string {
 	}
 	return ""
 }
+
+// The app's page is a resource of the MCP Apps MIME type: the embedded,
+// self-contained document, under 1 MiB, that loads nothing.
+func TestDiagramAppResource(t *testing.T) {
+	cs := shopSession(t)
+	res, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "ui://hubsnap/diagram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Contents[0]
+	if c.MIMEType != "text/html;profile=mcp-app" || c.Text != diagram.Page() {
+		t.Fatalf("ui://hubsnap/diagram: MIME type %q, %d bytes; want the app page", c.MIMEType, len(c.Text))
+	}
+	if len(c.Text) >= 1<<20 || !strings.HasPrefix(c.Text, "<!doctype html>") {
+		t.Errorf("the page is %d bytes (want < 1 MiB) and starts %.30q", len(c.Text), c.Text)
+	}
+	style, _, _ := strings.Cut(c.Text, "</style>")
+	if strings.Contains(style, "url(") || strings.Contains(style, "@import") {
+		t.Errorf("the page's style loads something")
+	}
+	for _, bad := range []string{"<script src", "<link", "<img", "<iframe", "eval(", "new Function", "WebAssembly"} {
+		if strings.Contains(c.Text, bad) {
+			t.Errorf("the page holds %q: it must load nothing and run no eval or WebAssembly", bad)
+		}
+	}
+}

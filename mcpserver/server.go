@@ -119,6 +119,7 @@ func New(st *store.Store, opts Options) *Server {
 	s.addJoinTool()
 	s.addDiffTool()
 	s.addDiagramTool()
+	s.addDiagramApp()
 	s.addResources()
 	s.served, _ = s.servedRelease(context.Background()) // to compare with at each CheckRelease
 	return s

@@ -57,8 +57,10 @@ var (
 	// some are left out. Tables are kept, in order, while they fit in
 	// 40 KiB of JSON (the centre always), foreign keys between kept tables
 	// while they fit in 16 KiB: with names of 1 KiB, the answer stays well
-	// under AnswerBudget. truncated is set when a table within hops or a
-	// foreign key between kept tables is left out.
+	// under AnswerBudget (a key's size is counted before its nullable and
+	// unique are worked out, so that they are worked out only for the keys
+	// shown). truncated is set when a table within hops or a foreign key
+	// between kept tables is left out.
 	//
 	// A foreign key's nullable says one of its columns may be NULL; unique
 	// says its columns hold all of the primary key's or of a unique
@@ -113,30 +115,36 @@ kept AS MATERIALIZED (
 	SELECT k, name, item FROM (
 		SELECT k, name, item, sum(octet_length(item) + 1) OVER (ORDER BY k) AS bytes FROM items)
 	WHERE bytes <= 40960 OR k = 1),
+candidates AS MATERIALIZED (
+	SELECT kf.k, f.table_id, f.position, f.columns, f.ref_columns, f.name, f.ref_table, kf.name AS from_name,
+		sum(octet_length(f.columns) + octet_length(f.ref_columns) + octet_length(json_quote(kf.name))
+			+ octet_length(json_quote(f.ref_table)) + coalesce(octet_length(json_quote(f.name)) + 8, 0) + 80)
+			OVER (ORDER BY kf.k, f.position) AS bytes
+	FROM kept kf JOIN ranked rf ON rf.k = kf.k
+	JOIN foreign_keys f ON f.table_id = rf.id
+	WHERE f.ref_connection = ?2 AND f.ref_table IN (SELECT name FROM kept)),
 edges AS MATERIALIZED (
-	SELECT e.item, sum(octet_length(e.item) + 1) OVER (ORDER BY e.k, e.position) AS bytes FROM (
-		SELECT kf.k, f.position, concat('{"from":', json_quote(kf.name), ',"fromColumns":', f.columns,
-			',"to":', json_quote(f.ref_table), ',"toColumns":', f.ref_columns,
-			iif(f.name IS NULL, '', concat(',"name":', json_quote(f.name))),
-			',"nullable":', iif(EXISTS (
-				SELECT 1 FROM json_each(f.columns) j JOIN columns c ON c.table_id = f.table_id AND c.name = j.value
-				WHERE c.nullable), 'true', 'false'),
-			',"unique":', iif(
-				EXISTS (SELECT 1 FROM columns c WHERE c.table_id = f.table_id AND c.pk_position IS NOT NULL)
-					AND NOT EXISTS (SELECT 1 FROM columns c WHERE c.table_id = f.table_id AND c.pk_position IS NOT NULL
-						AND c.name NOT IN (SELECT value FROM json_each(f.columns)))
-				OR EXISTS (SELECT 1 FROM indexes x WHERE x.table_id = f.table_id AND x.is_unique
-					AND NOT EXISTS (SELECT 1 FROM json_each(x.columns) xc
-						WHERE xc.value NOT IN (SELECT value FROM json_each(f.columns)))), 'true', 'false'),
-			'}') AS item
-		FROM kept kf JOIN ranked rf ON rf.k = kf.k
-		JOIN foreign_keys f ON f.table_id = rf.id
-		WHERE f.ref_connection = ?2 AND f.ref_table IN (SELECT name FROM kept)) e)
+	SELECT f.k, f.position, concat('{"from":', json_quote(f.from_name), ',"fromColumns":', f.columns,
+		',"to":', json_quote(f.ref_table), ',"toColumns":', f.ref_columns,
+		iif(f.name IS NULL, '', concat(',"name":', json_quote(f.name))),
+		',"nullable":', iif(EXISTS (
+			SELECT 1 FROM json_each(f.columns) j JOIN columns c ON c.table_id = f.table_id AND c.name = j.value
+			WHERE c.nullable), 'true', 'false'),
+		',"unique":', iif(
+			EXISTS (SELECT 1 FROM columns c WHERE c.table_id = f.table_id AND c.pk_position IS NOT NULL)
+				AND NOT EXISTS (SELECT 1 FROM columns c WHERE c.table_id = f.table_id AND c.pk_position IS NOT NULL
+					AND c.name NOT IN (SELECT value FROM json_each(f.columns)))
+			OR EXISTS (SELECT 1 FROM indexes x WHERE x.table_id = f.table_id AND x.is_unique
+				AND json_array_length(x.columns) <= json_array_length(f.columns)
+				AND NOT EXISTS (SELECT 1 FROM json_each(x.columns) xc
+					WHERE xc.value NOT IN (SELECT value FROM json_each(f.columns)))), 'true', 'false'),
+		'}') AS item
+	FROM candidates f WHERE f.bytes <= 16384)
 SELECT CAST(concat('{"center":', json_quote(?3), ',"hops":', ?4,
 	',"tables":[', (SELECT group_concat(item, ',' ORDER BY k) FROM kept), ']',
-	',"edges":[', coalesce((SELECT group_concat(item, ',') FROM edges WHERE bytes <= 16384), ''), ']',
+	',"edges":[', coalesce((SELECT group_concat(item, ',' ORDER BY k, position) FROM edges), ''), ']',
 	',"truncated":', iif((SELECT count(*) FROM kept) < (SELECT count(*) FROM near)
-		OR EXISTS (SELECT 1 FROM edges WHERE bytes > 16384), 'true', 'false'),
+		OR EXISTS (SELECT 1 FROM candidates WHERE bytes > 16384), 'true', 'false'),
 	',"tablesTotal":', (SELECT count(*) FROM near), '}') AS BLOB)`)
 )
 
