@@ -292,3 +292,21 @@ func TestDiagramAppResource(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLargeDiagramTool is one schema_diagram call on the
+// 10,000-table release: billing_users, which the base tables of its area
+// point at, with 1, 2 and 3 hops (2 and 3 reach more than 40 tables).
+func BenchmarkLargeDiagramTool(b *testing.B) {
+	cs := largeSession(b)
+	for hops := 1; hops <= store.MaxDiagramHops; hops++ {
+		b.Run(fmt.Sprintf("hops=%d", hops), func(b *testing.B) {
+			params := &mcp.CallToolParams{Name: "schema_diagram", Arguments: map[string]any{"table": "billing_users", "hops": hops}}
+			d, _ := diagramCall(b, cs, params.Arguments.(map[string]any))
+			b.ReportMetric(float64(d.TablesTotal), "tables")
+			b.ReportAllocs()
+			for b.Loop() {
+				callOK(b, cs, params)
+			}
+		})
+	}
+}

@@ -62,6 +62,10 @@ var (
 	// shown). truncated is set when a table within hops or a foreign key
 	// between kept tables is left out.
 	//
+	// CROSS JOIN keeps the few rows at hand the outer loop: without
+	// statistics SQLite would rather scan every table, column or key of
+	// the connection and look each up in them.
+	//
 	// A foreign key's nullable says one of its columns may be NULL; unique
 	// says its columns hold all of the primary key's or of a unique
 	// index's, so each referencing row is the only one.
@@ -71,22 +75,22 @@ walk(name, d) AS (
 	SELECT ?3, 0
 	UNION
 	SELECT f.ref_table, w.d + 1 FROM walk w
-		JOIN tables t ON t.release = ?1 AND t.connection = ?2 AND t.name = w.name
-		JOIN foreign_keys f ON f.table_id = t.id
+		CROSS JOIN tables t ON t.release = ?1 AND t.connection = ?2 AND t.name = w.name
+		CROSS JOIN foreign_keys f ON f.table_id = t.id
 		WHERE w.d < ?4 AND f.ref_connection = ?2
 			AND EXISTS (SELECT 1 FROM tables r WHERE r.release = ?1 AND r.connection = ?2 AND r.name = f.ref_table)
 	UNION
 	SELECT f.table_name, w.d + 1 FROM walk w
-		JOIN foreign_keys f ON f.release = ?1 AND f.ref_connection = ?2 AND f.ref_table = w.name AND f.connection = ?2
+		CROSS JOIN foreign_keys f ON f.release = ?1 AND f.ref_connection = ?2 AND f.ref_table = w.name AND f.connection = ?2
 		WHERE w.d < ?4),
 near AS MATERIALIZED (SELECT name, min(d) AS d FROM walk GROUP BY name),
 ranked AS MATERIALIZED (
 	SELECT t.id, t.name, n.d, row_number() OVER (ORDER BY n.d, t.name) AS k
-	FROM near n JOIN tables t ON t.release = ?1 AND t.connection = ?2 AND t.name = n.name
+	FROM near n CROSS JOIN tables t ON t.release = ?1 AND t.connection = ?2 AND t.name = n.name
 	ORDER BY n.d, t.name LIMIT 40),
 fkcols AS MATERIALIZED (
 	SELECT DISTINCT f.table_id, j.value AS name
-	FROM ranked r JOIN foreign_keys f ON f.table_id = r.id, json_each(f.columns) j),
+	FROM ranked r CROSS JOIN foreign_keys f ON f.table_id = r.id, json_each(f.columns) j),
 cols AS MATERIALIZED (
 	SELECT table_id, position, keyed, item, row_number() OVER (PARTITION BY table_id, keyed ORDER BY position) AS n
 	FROM (SELECT c.table_id, c.position, (c.pk_position IS NOT NULL OR fk.name IS NOT NULL) AS keyed,
@@ -95,7 +99,7 @@ cols AS MATERIALIZED (
 				WHEN c.pk_position IS NOT NULL THEN ',"key":"PK"'
 				WHEN fk.name IS NOT NULL THEN ',"key":"FK"'
 				ELSE '' END, '}') AS item
-		FROM ranked r JOIN columns c ON c.table_id = r.id
+		FROM ranked r CROSS JOIN columns c ON c.table_id = r.id
 		LEFT JOIN fkcols fk ON fk.table_id = c.table_id AND fk.name = c.name)),
 shown AS MATERIALIZED (
 	SELECT table_id, keyed, position, item FROM (
@@ -120,8 +124,8 @@ candidates AS MATERIALIZED (
 		sum(octet_length(f.columns) + octet_length(f.ref_columns) + octet_length(json_quote(kf.name))
 			+ octet_length(json_quote(f.ref_table)) + coalesce(octet_length(json_quote(f.name)) + 8, 0) + 80)
 			OVER (ORDER BY kf.k, f.position) AS bytes
-	FROM kept kf JOIN ranked rf ON rf.k = kf.k
-	JOIN foreign_keys f ON f.table_id = rf.id
+	FROM kept kf CROSS JOIN ranked rf ON rf.k = kf.k
+	CROSS JOIN foreign_keys f ON f.table_id = rf.id
 	WHERE f.ref_connection = ?2 AND f.ref_table IN (SELECT name FROM kept)),
 edges AS MATERIALIZED (
 	SELECT f.k, f.position, concat('{"from":', json_quote(f.from_name), ',"fromColumns":', f.columns,
