@@ -32,9 +32,9 @@ func TestDiagramAppInBrowser(t *testing.T) {
 		"DIAGRAM_CONNECTION=main", "DIAGRAM_HOPS=2", "SCREENSHOT_DIR="+shots)
 	type view struct {
 		Center, Theme, SVGTheme, Background, BoxFill string
-		Tables                                      []string
-		Edges                                       [][3]string
-		CentreBoxes                                 int
+		Tables                                       []string
+		Edges                                        [][3]string
+		CentreBoxes                                  int
 	}
 	var r struct {
 		ToolCalls     []map[string]any
