@@ -42,6 +42,7 @@ func TestDiagramAppInBrowser(t *testing.T) {
 		PageErrors    []string
 		AppRequests   []string
 		HostError     string
+		Size          struct{ Height float64 }
 		FirstResult   struct {
 			Tables []struct{ Table string }
 			Edges  []struct {
@@ -64,6 +65,9 @@ func TestDiagramAppInBrowser(t *testing.T) {
 	}
 	if r.HostError != "" || len(r.ConsoleErrors) > 0 || len(r.PageErrors) > 0 {
 		t.Errorf("errors: host %q, console %q, page %q", r.HostError, r.ConsoleErrors, r.PageErrors)
+	}
+	if r.Size.Height < 420 || r.Size.Height > 720 {
+		t.Errorf("the app asked the host for a height of %v, want 420 to 720", r.Size.Height)
 	}
 	if len(r.AppRequests) > 0 {
 		t.Errorf("the app made network requests: %q", r.AppRequests)

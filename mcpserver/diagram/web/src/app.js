@@ -45,6 +45,18 @@ function render(d) {
   const note = d.truncated ? `${d.tables.length} of ${d.tablesTotal} tables within ${d.hops} hop${d.hops === 1 ? "" : "s"}` : "";
   setStatus(note);
   fit(width, height);
+  askRoom();
+}
+
+// askRoom asks the host for room for the drawing, at most 720 px high
+// (the page itself only fills the frame it is given), once connected.
+let drawnHeight = 0;
+function askRoom() {
+  const h = stage.querySelector("svg > g.viewport > rect.background");
+  drawnHeight = h ? Number(h.getAttribute("height")) : drawnHeight;
+  if (app && document.body.dataset.connected === "true" && drawnHeight) {
+    app.sendSizeChanged({ height: Math.round(Math.min(720, Math.max(420, drawnHeight + 48))) }).catch(() => {});
+  }
 }
 
 function setTheme(t) {
@@ -149,5 +161,6 @@ if (inline) {
     const ctx = app.getHostContext();
     if (ctx && ctx.theme) setTheme(ctx.theme);
     document.body.dataset.connected = "true";
+    askRoom();
   }).catch((err) => setStatus(`Cannot reach the host: ${err && err.message ? err.message : err}`));
 }

@@ -131,6 +131,7 @@ try {
   await page.evaluate(() => window.hostSetTheme("light"));
   await frame.waitForSelector(`body[data-theme="light"]`, { timeout: 10000 });
   report.hostError = (await state()).error;
+  report.size = (await state()).size;
 } finally {
   await browser.close();
   server.closeAllConnections();

@@ -42,6 +42,9 @@ async function main() {
     window.hostState.firstResult = result.structuredContent;
     bridge.sendToolResult(result);
   };
+  bridge.onsizechange = (size) => {
+    window.hostState.size = size;
+  };
   window.hostSetTheme = (t) => {
     theme = t;
     document.body.dataset.theme = t;
@@ -50,7 +53,7 @@ async function main() {
   await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
 }
 
-window.hostState = { initialized: false, error: null, firstResult: null };
+window.hostState = { initialized: false, error: null, firstResult: null, size: null };
 main().catch((err) => {
   window.hostState.error = String(err && err.stack || err);
   console.error(err);
