@@ -13,7 +13,8 @@ type Diagram struct {
 	Hops   int     `json:"hops" jsonschema:"how many foreign-key steps the diagram follows"`
 	Tables []Table `json:"tables" jsonschema:"the centre (distance 0), then its neighbours nearest first, then by name; at most 40"`
 	Edges  []Edge  `json:"edges" jsonschema:"every foreign key between two tables of the diagram"`
-	// Truncated is set when tables within hops were left out.
+	// Truncated is set when tables within hops (or, with very long names,
+	// foreign keys between the tables shown) were left out.
 	Truncated bool `json:"truncated" jsonschema:"some tables within hops are left out: ask for fewer hops, or centre on another table"`
 	// TablesTotal counts every table within hops, the centre included.
 	TablesTotal int `json:"tablesTotal" jsonschema:"how many tables are within hops, the centre included"`
