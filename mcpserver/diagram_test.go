@@ -310,3 +310,30 @@ func BenchmarkLargeDiagramTool(b *testing.B) {
 		})
 	}
 }
+
+// Every diagram of the fixtures decodes strictly into diagram.Diagram
+// and validates against the output schema the tool advertises; the JSON
+// that SQL writes is the one the Go type marshals to.
+func TestDiagramContract(t *testing.T) {
+	for _, snap := range []*store.Snapshot{diagramSnapshot(), shopSnapshot(t)} {
+		st := openStore(t)
+		putCurrent(t, st, snap)
+		srv := newServer(t, st)
+		schema := outputSchemas(t, srv)["schema_diagram"]
+		for _, tb := range snap.Tables {
+			for hops := 1; hops <= store.MaxDiagramHops; hops++ {
+				answer, _, err := srv.diagram(context.Background(), DiagramInput{Table: tb.Name, Connection: tb.Connection, Hops: hops})
+				if err != nil {
+					t.Fatalf("%s.%s: %v", tb.Connection, tb.Name, err)
+				}
+				var d diagram.Diagram
+				if err := json.Unmarshal(answer, &d); err != nil {
+					t.Fatal(err)
+				}
+				if err := contractError(schema, answer, new(diagram.Diagram), d); err != nil {
+					t.Fatalf("%s.%s, %d hops: %v", tb.Connection, tb.Name, hops, err)
+				}
+			}
+		}
+	}
+}
