@@ -163,6 +163,15 @@ func checkBudget(t *testing.T, st *store.Store, target store.Target) map[string]
 			note("schema_join_path", from+" -> "+to, answer, err)
 		}
 	}
+	// Diagrams of the same tables, their structured answer and their
+	// Mermaid text.
+	for _, centre := range ends {
+		for hops := 1; hops <= store.MaxDiagramHops; hops++ {
+			answer, text, err := srv.diagram(ctx, DiagramInput{Table: centre, Hops: hops})
+			note("schema_diagram", fmt.Sprintf("%s, %d hops", centre, hops), answer, err)
+			note("schema_diagram text", fmt.Sprintf("%s, %d hops", centre, hops), []byte(text), err)
+		}
+	}
 	// The diff with the release before, when there is one.
 	if answer, err := srv.diff(ctx, req, DiffInput{}); store.ErrorCode(err) != store.NotFound {
 		note("schema_diff", "", answer, err)

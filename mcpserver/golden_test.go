@@ -64,6 +64,11 @@ var goldenCalls = []struct {
 	{"schema_diff_no_earlier_release", "schema_diff", map[string]any{}},
 	{"schema_diff_same_release", "schema_diff", map[string]any{"from": "rel_42"}},
 	{"schema_diff_not_cached", "schema_diff", map[string]any{"from": "rel_9"}},
+	{"schema_diagram_posts", "schema_diagram", map[string]any{"table": "posts"}},
+	{"schema_diagram_users_hops_3", "schema_diagram", map[string]any{"table": "users", "connection": "main", "hops": 3}},
+	{"schema_diagram_ambiguous", "schema_diagram", map[string]any{"table": "users"}},
+	{"schema_diagram_not_found", "schema_diagram", map[string]any{"table": "invoices"}},
+	{"schema_diagram_invalid_hops", "schema_diagram", map[string]any{"table": "posts", "hops": 4}},
 }
 
 // transcript is one golden file: the request and the whole result.

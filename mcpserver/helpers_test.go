@@ -265,7 +265,7 @@ func jsonEqual(tb testing.TB, a, b []byte) bool {
 }
 
 // toolNames are the tools hubsnap serves.
-var toolNames = []string{"logic_get", "logic_list", "release_info", "schema_diff", "schema_get_table",
+var toolNames = []string{"logic_get", "logic_list", "release_info", "schema_diagram", "schema_diff", "schema_get_table",
 	"schema_join_path", "schema_list_tables", "schema_search"}
 
 // everyToolCall is one typical call of every tool, used where every tool
@@ -282,4 +282,5 @@ var everyToolCall = []struct {
 	{"schema_search", map[string]any{"query": "user"}},
 	{"schema_join_path", map[string]any{"from": "posts", "to": "items"}},
 	{"schema_diff", map[string]any{"from": "rel_42"}},
+	{"schema_diagram", map[string]any{"table": "posts"}},
 }

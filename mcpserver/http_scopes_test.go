@@ -172,7 +172,7 @@ func TestHTTPScopes(t *testing.T) {
 				t.Errorf("tools/list: %v, %d tools, want %d", err, len(tools.Tools), len(toolNames))
 			}
 			resources, err := cs.ListResources(t.Context(), nil)
-			if err != nil || len(resources.Resources) != 1 {
+			if err != nil || len(resources.Resources) != 2 {
 				t.Errorf("resources/list: %v, %+v", err, resources)
 			}
 			templates, err := cs.ListResourceTemplates(t.Context(), nil)

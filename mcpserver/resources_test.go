@@ -71,7 +71,8 @@ func TestResourceListsAndTemplates(t *testing.T) {
 	cs := shopSession(t)
 	ctx := context.Background()
 	list, err := cs.ListResources(ctx, nil)
-	if err != nil || len(list.Resources) != 1 || list.Resources[0].URI != "hubsnap://release" {
+	if err != nil || len(list.Resources) != 2 || list.Resources[0].URI != "hubsnap://release" ||
+		list.Resources[1].URI != "ui://hubsnap/diagram" {
 		t.Fatalf("resources/list = %+v, %v", list, err)
 	}
 	tmpls, err := cs.ListResourceTemplates(ctx, nil)

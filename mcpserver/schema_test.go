@@ -13,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/mcpserver/diagram"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -43,6 +44,7 @@ func TestAdvertisedSchemasComeFromHandlerTypes(t *testing.T) {
 		"schema_search":      searchSchemas(),
 		"schema_join_path":   {joinPathInputSchema(), schemaFor[JoinPathOutput]()},
 		"schema_diff":        {limitSchema(schemaFor[DiffInput](), 1, store.MaxDiffLimit), diffOutputSchema()},
+		"schema_diagram":     {diagramInputSchema(), schemaFor[diagram.Diagram]()},
 	}
 	if got := slices.Sorted(maps.Keys(tools)); !slices.Equal(got, toolNames) {
 		t.Errorf("tools = %v, want %v", got, toolNames)
@@ -132,6 +134,7 @@ func TestInputSchemasRequire(t *testing.T) {
 		"release_info":       nil,
 		"schema_join_path":   {"from", "to"},
 		"schema_diff":        nil,
+		"schema_diagram":     {"table"},
 	}
 	for name, req := range want {
 		b, _ := json.Marshal(tools[name].InputSchema)

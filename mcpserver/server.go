@@ -110,6 +110,8 @@ func New(st *store.Store, opts Options) *Server {
 				//lint:ignore SA1019 go-sdk's default capability, kept as it was (deprecated in 2026-07-28, still served)
 				Logging: &mcp.LoggingCapabilities{},
 				Tools:   &mcp.ToolCapabilities{ListChanged: false},
+				// MCP Apps: schema_diagram's page (diagram.go).
+				Extensions: map[string]any{uiExtension: map[string]any{"mimeTypes": []string{appMIMEType}}},
 			},
 		})
 	s.mcp.AddReceivingMiddleware(s.noteResult, s.bindSession, s.recoverPanics, s.cancelOnShutdown, noPrompts,
@@ -120,6 +122,8 @@ func New(st *store.Store, opts Options) *Server {
 	s.addSearchTool()
 	s.addJoinTool()
 	s.addDiffTool()
+	s.addDiagramTool()
+	s.addDiagramApp()
 	s.addResources()
 	s.served, _ = s.servedRelease(context.Background()) // to compare with at each CheckRelease
 	return s

@@ -60,6 +60,8 @@ func demoCalls() []demoCall {
 		{"A composite primary key", "schema_get_table", map[string]any{"table": "order_lines"}},
 		{"How to join two tables: the foreign keys between them, as SQL", "schema_join_path",
 			map[string]any{"from": "main.users", "to": "items"}},
+		{"A table's neighbourhood as Mermaid text (hosts with MCP Apps draw it)", "schema_diagram",
+			map[string]any{"table": "main.users", "hops": 2}},
 		{"An unknown table names only what was asked", "schema_get_table", map[string]any{"table": "invoices"}},
 		{"Search by words: any case style, prefixes, comments, SQL", "schema_search", map[string]any{"query": "displayName"}},
 		{"...best first: names, then params, comments and SQL", "schema_search", map[string]any{"query": "user", "limit": 8}},
@@ -206,7 +208,11 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 		if r.IsError {
 			prefix = "   <- (isError) "
 		}
-		fmt.Fprintf(w, "%s%s\n\n", prefix, indentJSON(text, "      "))
+		shown := indentJSON(text, "      ")
+		if shown == text { // not JSON: schema_diagram's Mermaid
+			shown = strings.ReplaceAll(strings.TrimSuffix(text, "\n"), "\n", "\n      ")
+		}
+		fmt.Fprintf(w, "%s%s\n\n", prefix, shown)
 	}
 	for _, s := range demoSecrets {
 		if strings.Contains(answers.String(), s) {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package diagram_test
+
+const raceEnabled = false
