@@ -167,7 +167,7 @@ func checkBudget(t *testing.T, st *store.Store, target store.Target) map[string]
 	// Mermaid text.
 	for _, centre := range ends {
 		for hops := 1; hops <= store.MaxDiagramHops; hops++ {
-			answer, text, err := srv.diagram(ctx, DiagramInput{Table: centre, Hops: hops})
+			answer, text, err := srv.diagram(ctx, DiagramInput{Table: TableName(centre), Hops: hops})
 			note("schema_diagram", fmt.Sprintf("%s, %d hops", centre, hops), answer, err)
 			note("schema_diagram text", fmt.Sprintf("%s, %d hops", centre, hops), []byte(text), err)
 		}

@@ -15,8 +15,8 @@ import (
 
 // DiagramInput is the input of schema_diagram.
 type DiagramInput struct {
-	Table      string `json:"table" jsonschema:"the table to centre on; 'connection.table' also works"`
-	Connection string `json:"connection,omitempty" jsonschema:"the table's database connection, needed when the name is in several"`
+	Table      TableName `json:"table" jsonschema:"the table to centre on; 'connection.table' also works"`
+	Connection Name      `json:"connection,omitempty" jsonschema:"the table's database connection, needed when the name is in several"`
 	Hops       int    `json:"hops,omitempty" jsonschema:"foreign-key steps to follow, 1 to 3; 1 when left out"`
 }
 
@@ -56,6 +56,7 @@ schema_get_table has a table's full detail.`,
 		},
 	}
 	s.scopes[t.Name] = []access.Scope{access.TableRead}
+	s.inputs[t.Name], _ = t.InputSchema.(*jsonschema.Schema)
 	mcp.AddTool(s.mcp, t, func(ctx context.Context, _ *mcp.CallToolRequest, in DiagramInput) (*mcp.CallToolResult, any, error) {
 		answer, text, err := s.diagram(ctx, in)
 		if err != nil {
@@ -87,7 +88,7 @@ func (s *Server) diagram(ctx context.Context, in DiagramInput) (answer []byte, t
 	if err := checkName("connection", in.Connection, false); err != nil {
 		return nil, "", err
 	}
-	answer, err = s.store.DiagramJSON(ctx, s.target, store.DiagramRequest{Table: in.Table, Connection: in.Connection, Hops: in.Hops})
+	answer, err = s.store.DiagramJSON(ctx, s.target, store.DiagramRequest{Table: string(in.Table), Connection: string(in.Connection), Hops: in.Hops})
 	if err != nil {
 		return nil, "", err
 	}

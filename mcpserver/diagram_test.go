@@ -322,7 +322,7 @@ func TestDiagramContract(t *testing.T) {
 		schema := outputSchemas(t, srv)["schema_diagram"]
 		for _, tb := range snap.Tables {
 			for hops := 1; hops <= store.MaxDiagramHops; hops++ {
-				answer, _, err := srv.diagram(context.Background(), DiagramInput{Table: tb.Name, Connection: tb.Connection, Hops: hops})
+				answer, _, err := srv.diagram(context.Background(), DiagramInput{Table: TableName(tb.Name), Connection: Name(tb.Connection), Hops: hops})
 				if err != nil {
 					t.Fatalf("%s.%s: %v", tb.Connection, tb.Name, err)
 				}
