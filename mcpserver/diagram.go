@@ -17,7 +17,7 @@ import (
 type DiagramInput struct {
 	Table      TableName `json:"table" jsonschema:"the table to centre on; 'connection.table' also works"`
 	Connection Name      `json:"connection,omitempty" jsonschema:"the table's database connection, needed when the name is in several"`
-	Hops       int    `json:"hops,omitempty" jsonschema:"foreign-key steps to follow, 1 to 3; 1 when left out"`
+	Hops       int       `json:"hops,omitempty" jsonschema:"foreign-key steps to follow, 1 to 3; 1 when left out"`
 }
 
 // diagramInputSchema is the input schema of schema_diagram, with the
