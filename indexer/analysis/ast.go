@@ -60,6 +60,8 @@ type node struct {
 	List             *listNode         `json:"List"`
 	IndexElem        *indexElem        `json:"IndexElem"`
 	ColumnDef        *columnDef        `json:"ColumnDef"`
+	WindowDef        *windowDef        `json:"WindowDef"`
+	MergeStmt        *struct{}         `json:"MergeStmt"`
 	// Other holds any node type not declared above.
 	Other jsontext.Value `json:",unknown"`
 }

@@ -1,0 +1,339 @@
+package analysis
+
+// nulls says when a function's result is NULL.
+type nulls int
+
+const (
+	strict   nulls = iota // NULL only when an argument is
+	never                 // never NULL
+	nullable              // may be NULL whatever its arguments
+)
+
+// fn types a call from its arguments' types; ok false means the analysis
+// does not know this form of the function.
+type fn func(args []typ) (t typ, n nulls, ok bool)
+
+// fixed returns a rule with one result type.
+func fixed(t typ, n nulls) fn {
+	return func([]typ) (typ, nulls, bool) { return t, n, true }
+}
+
+// sameAsFirst returns the first argument's type without its modifier.
+func sameAsFirst(n nulls, accept func(typ) bool) fn {
+	return func(a []typ) (typ, nulls, bool) {
+		if len(a) == 0 || !a[0].known() || (accept != nil && !accept(a[0])) {
+			return tUnknown, n, false
+		}
+		return a[0].plain(), n, true
+	}
+}
+
+func anyType(typ) bool { return true }
+
+// functions lists the built-in functions whose result the analysis
+// types, by name (pg_catalog's, unqualified or so qualified). Every entry
+// was checked against PostgreSQL (psql's \gdesc).
+var functions = map[string]fn{
+	// Strings.
+	"lower": fixed(tText, strict), "upper": fixed(tText, strict), "initcap": fixed(tText, strict),
+	"btrim": fixed(tText, strict), "ltrim": fixed(tText, strict), "rtrim": fixed(tText, strict),
+	"replace": fixed(tText, strict), "reverse": fixed(tText, strict), "repeat": fixed(tText, strict),
+	"lpad": fixed(tText, strict), "rpad": fixed(tText, strict), "left": fixed(tText, strict),
+	"right": fixed(tText, strict), "md5": fixed(tText, strict), "translate": fixed(tText, strict),
+	"split_part": fixed(tText, strict), "to_char": fixed(tText, strict),
+	"quote_ident": fixed(tText, strict), "quote_literal": fixed(tText, strict),
+	"quote_nullable": fixed(tText, never), "regexp_replace": fixed(tText, strict),
+	"concat": fixed(tText, never), "concat_ws": concatWS, "format": formatFn,
+	"substr": fixed(tText, strict), "substring": substringFn, "overlay": fixed(tText, strict),
+	"length": lengthFn, "char_length": fixed(tInt, strict), "character_length": fixed(tInt, strict),
+	"octet_length": fixed(tInt, strict), "bit_length": fixed(tInt, strict),
+	"strpos": fixed(tInt, strict), "position": fixed(tInt, strict), "ascii": fixed(tInt, strict),
+	"chr": fixed(tText, strict), "encode": fixed(tText, strict), "decode": fixed(tBytea, strict),
+	"array_to_string": fixed(tText, strict), "string_to_array": fixed(tText.array(), strict),
+	// Numbers.
+	"abs":    sameAsFirst(strict, typ.isNumeric),
+	"round":  roundFn, "ceil": roundFn, "ceiling": roundFn, "floor": roundFn, "trunc": roundFn,
+	"random": fixed(tDouble, never),
+	// Date and time.
+	"now": fixed(tTimestamptz, never), "transaction_timestamp": fixed(tTimestamptz, never),
+	"statement_timestamp": fixed(tTimestamptz, never), "clock_timestamp": fixed(tTimestamptz, never),
+	"date_trunc": dateTrunc, "date_part": fixed(tDouble, strict), "extract": fixed(tNumeric, strict),
+	"age": fixed(tInterval, strict), "to_timestamp": fixed(tTimestamptz, strict),
+	"to_date": fixed(tDate, strict), "to_number": fixed(tNumeric, strict),
+	"make_date": fixed(tDate, strict), "make_interval": fixed(tInterval, strict),
+	"make_timestamp": fixed(tTimestamp, strict), "make_timestamptz": fixed(tTimestamptz, strict),
+	// JSON.
+	"json_build_object": fixed(tJSON, never), "jsonb_build_object": fixed(tJSONB, never),
+	"json_build_array": fixed(tJSON, never), "jsonb_build_array": fixed(tJSONB, never),
+	"to_json": fixed(tJSON, strict), "to_jsonb": fixed(tJSONB, strict), "row_to_json": fixed(tJSON, strict),
+	"jsonb_set": fixed(tJSONB, strict), "jsonb_insert": fixed(tJSONB, strict),
+	"jsonb_strip_nulls": fixed(tJSONB, strict), "json_strip_nulls": fixed(tJSON, strict),
+	"jsonb_pretty": fixed(tText, strict), "jsonb_typeof": fixed(tText, strict), "json_typeof": fixed(tText, strict),
+	"jsonb_array_length": fixed(tInt, strict), "json_array_length": fixed(tInt, strict),
+	"jsonb_extract_path": fixed(tJSONB, nullable), "json_extract_path": fixed(tJSON, nullable),
+	"jsonb_extract_path_text": fixed(tText, nullable), "json_extract_path_text": fixed(tText, nullable),
+	// Arrays.
+	"array_length": fixed(tInt, nullable), "cardinality": fixed(tInt, strict),
+	"array_position": fixed(tInt, nullable), "array_upper": fixed(tInt, nullable), "array_lower": fixed(tInt, nullable),
+	"array_append": sameAsFirst(nullable, typ.isArray), "array_cat": sameAsFirst(nullable, typ.isArray),
+	"array_remove": sameAsFirst(nullable, typ.isArray),
+	"array_prepend": func(a []typ) (typ, nulls, bool) {
+		if len(a) == 2 && a[1].isArray() {
+			return a[1].plain(), nullable, true
+		}
+		return tUnknown, nullable, false
+	},
+	// Other.
+	"gen_random_uuid": fixed(tUUID, never),
+}
+
+// aggregates lists the aggregate functions the analysis types. An
+// aggregate is NULL over no rows, except count.
+var aggregates = map[string]fn{
+	"count":            fixed(tBigint, never),
+	"sum":              sumFn,
+	"avg":              avgFn,
+	"min":              minMaxFn,
+	"max":              minMaxFn,
+	"bool_and":         fixed(tBool, nullable),
+	"bool_or":          fixed(tBool, nullable),
+	"every":            fixed(tBool, nullable),
+	"string_agg":       stringAgg,
+	"array_agg":        arrayAgg,
+	"json_agg":         fixed(tJSON, nullable),
+	"jsonb_agg":        fixed(tJSONB, nullable),
+	"json_object_agg":  fixed(tJSON, nullable),
+	"jsonb_object_agg": fixed(tJSONB, nullable),
+	"stddev":           statFn, "stddev_samp": statFn, "stddev_pop": statFn,
+	"variance":         statFn, "var_samp": statFn, "var_pop": statFn,
+	"bit_and":          sameAsFirst(nullable, typ.isInteger),
+	"bit_or":           sameAsFirst(nullable, typ.isInteger),
+}
+
+// windowFunctions lists the window functions the analysis types.
+var windowFunctions = map[string]fn{
+	"row_number":   fixed(tBigint, never),
+	"rank":         fixed(tBigint, never),
+	"dense_rank":   fixed(tBigint, never),
+	"percent_rank": fixed(tDouble, never),
+	"cume_dist":    fixed(tDouble, never),
+	"ntile":        fixed(tInt, nullable),
+	"lag":          sameAsFirst(nullable, nil),
+	"lead":         sameAsFirst(nullable, nil),
+	"first_value":  sameAsFirst(nullable, nil),
+	"last_value":   sameAsFirst(nullable, nil),
+	"nth_value":    sameAsFirst(nullable, nil),
+}
+
+func concatWS(a []typ) (typ, nulls, bool) { return tText, strict, true } // NULL only for a NULL separator: strict over it
+func formatFn(a []typ) (typ, nulls, bool) { return tText, strict, true }
+
+// substringFn: substring(text FROM pattern) is NULL when nothing matches.
+func substringFn(a []typ) (typ, nulls, bool) {
+	for _, t := range a[min(1, len(a)):] {
+		if !t.isInteger() {
+			return tText, nullable, true
+		}
+	}
+	return tText, strict, true
+}
+
+// lengthFn: length of a string is integer; of anything else, not modelled.
+func lengthFn(a []typ) (typ, nulls, bool) {
+	if len(a) == 1 && (a[0].isString() || a[0].lit || a[0].base == "bytea") {
+		return tInt, strict, true
+	}
+	return tUnknown, strict, false
+}
+
+// roundFn: round/ceil/floor/trunc keep numeric and double precision; an
+// integer or real goes to double precision; round(x, n) is numeric.
+func roundFn(a []typ) (typ, nulls, bool) {
+	switch {
+	case len(a) == 2:
+		return tNumeric, strict, true
+	case len(a) != 1:
+		return tUnknown, strict, false
+	case a[0].base == "numeric":
+		return tNumeric, strict, true
+	case a[0].isNumeric():
+		return tDouble, strict, true
+	}
+	return tUnknown, strict, false
+}
+
+// dateTrunc keeps timestamp, timestamp with time zone and interval; a date
+// goes to timestamp with time zone.
+func dateTrunc(a []typ) (typ, nulls, bool) {
+	if len(a) == 3 {
+		return tTimestamptz, strict, true
+	}
+	if len(a) != 2 {
+		return tUnknown, strict, false
+	}
+	switch a[1].base {
+	case "timestamp without time zone":
+		return tTimestamp, strict, true
+	case "timestamp with time zone", "date":
+		return tTimestamptz, strict, true
+	case "interval":
+		return tInterval, strict, true
+	}
+	return tUnknown, strict, false
+}
+
+func sumFn(a []typ) (typ, nulls, bool) {
+	if len(a) != 1 {
+		return tUnknown, nullable, false
+	}
+	switch a[0].base {
+	case "smallint", "integer":
+		return tBigint, nullable, true
+	case "bigint", "numeric":
+		return tNumeric, nullable, true
+	case "real", "double precision", "interval", "money":
+		return a[0].plain(), nullable, true
+	}
+	return tUnknown, nullable, false
+}
+
+func avgFn(a []typ) (typ, nulls, bool) {
+	if len(a) != 1 {
+		return tUnknown, nullable, false
+	}
+	switch a[0].base {
+	case "smallint", "integer", "bigint", "numeric":
+		return tNumeric, nullable, true
+	case "real", "double precision":
+		return tDouble, nullable, true
+	case "interval":
+		return tInterval, nullable, true
+	}
+	return tUnknown, nullable, false
+}
+
+func statFn(a []typ) (typ, nulls, bool) {
+	if len(a) != 1 {
+		return tUnknown, nullable, false
+	}
+	switch a[0].base {
+	case "smallint", "integer", "bigint", "numeric":
+		return tNumeric, nullable, true
+	case "real", "double precision":
+		return tDouble, nullable, true
+	}
+	return tUnknown, nullable, false
+}
+
+// minMaxFn: min and max return their input type, except that character
+// varying goes through text's and character's through bpchar's.
+func minMaxFn(a []typ) (typ, nulls, bool) {
+	if len(a) != 1 || !a[0].known() {
+		return tUnknown, nullable, false
+	}
+	t := a[0]
+	switch {
+	case t.base == "character varying":
+		return tText, nullable, true
+	case t.base == "bpchar":
+		return tBpchar, nullable, true
+	case t.isArray():
+		return t.plain(), nullable, true
+	}
+	if ti, ok := t.info(); !ok || ti.cat == 'U' || ti.cat == 'B' || ti.cat == 'P' {
+		return tUnknown, nullable, false // no max(uuid), max(json), max(boolean), ...
+	}
+	return t.plain(), nullable, true
+}
+
+func stringAgg(a []typ) (typ, nulls, bool) {
+	if len(a) == 2 && a[0].base == "bytea" {
+		return tBytea, nullable, true
+	}
+	return tText, nullable, true
+}
+
+func arrayAgg(a []typ) (typ, nulls, bool) {
+	if len(a) != 1 || !a[0].known() {
+		return tUnknown, nullable, false
+	}
+	return a[0].plain().array(), nullable, true
+}
+
+// funcCall analyses a function call: its arguments, ORDER BY, FILTER and
+// OVER parts, and its type when the function is one the analysis knows.
+func (s *state) funcCall(lv *level, f *funcCall) expr {
+	names := strs(f.Funcname)
+	name := names[len(names)-1]
+	qualified := len(names) > 1
+	builtin := !qualified || (len(names) == 2 && names[0] == "pg_catalog")
+	args := s.exprs(lv, f.Args)
+	for _, o := range f.AggOrder {
+		if o.SortBy != nil {
+			s.expr(lv, o.SortBy.Node)
+		}
+	}
+	if f.AggFilter != nil {
+		s.expr(lv, f.AggFilter)
+	}
+	if f.Over != nil {
+		s.windowDef(lv, f.Over)
+	}
+	if !builtin || f.FuncVariadic {
+		return expr{}
+	}
+	if f.AggStar {
+		if name == "count" {
+			return expr{t: tBigint, notNull: true}
+		}
+		return expr{}
+	}
+	ts := types(args)
+	var rule fn
+	switch {
+	case f.Over != nil:
+		rule = windowFunctions[name]
+		if rule == nil && !f.AggWithinGroup {
+			rule = aggregates[name]
+		}
+	case f.AggWithinGroup:
+	default:
+		rule = aggregates[name]
+		if rule == nil {
+			rule = functions[name]
+		}
+	}
+	if rule == nil {
+		return expr{}
+	}
+	t, n, ok := rule(ts)
+	if !ok {
+		return expr{}
+	}
+	e := expr{t: t}
+	switch n {
+	case never:
+		e.notNull = true
+	case strict:
+		e.notNull = true
+		for _, a := range args {
+			e.notNull = e.notNull && a.notNull
+		}
+		if name == "concat_ws" || name == "format" {
+			e.notNull = len(args) > 0 && args[0].notNull
+		}
+	}
+	return e
+}
+
+// windowDef analyses an inline window definition.
+func (s *state) windowDef(lv *level, w *windowDef) {
+	s.exprs(lv, w.PartitionClause)
+	for _, o := range w.OrderClause {
+		if o.SortBy != nil {
+			s.expr(lv, o.SortBy.Node)
+		}
+	}
+	s.expr(lv, w.StartOffset)
+	s.expr(lv, w.EndOffset)
+}
