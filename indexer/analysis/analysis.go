@@ -156,13 +156,13 @@ func New(ctx context.Context, opts Options) (*Analyzer, error) {
 	if t <= 0 {
 		t = DefaultTimeout
 	}
-	return &Analyzer{p: &pgParser{cacheDir: opts.CacheDir}, timeout: t}, nil
+	return &Analyzer{p: newPGParser(opts.CacheDir), timeout: t}, nil
 }
 
 // Prepare compiles the parser now (from the compilation cache when it holds
 // it) and makes one parser instance, so the first Analyze pays nothing.
 func (a *Analyzer) Prepare(ctx context.Context) error {
-	in, err := a.p.get(ctx)
+	in, err := a.p.get(ctx, &a.p.fast)
 	if err != nil {
 		return fmt.Errorf("prepare parser: %w", err)
 	}

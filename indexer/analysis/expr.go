@@ -201,7 +201,7 @@ func constExpr(c *aConst) expr {
 	case c.Ival != nil:
 		return expr{t: tInt, notNull: true}
 	case c.Fval != nil:
-		v := c.Fval.Fval
+		v := *c.Fval
 		if !strings.ContainsAny(v, ".eE") {
 			if _, err := strconv.ParseInt(v, 10, 64); err == nil {
 				return expr{t: tBigint, notNull: true}
@@ -231,7 +231,7 @@ func (s *state) castType(tn *typeName) typ {
 		if m.AConst == nil || m.AConst.Ival == nil {
 			return tUnknown
 		}
-		mods = append(mods, m.AConst.Ival.Ival)
+		mods = append(mods, *m.AConst.Ival)
 	}
 	t := typeFromName(name, mods)
 	if !t.known() && len(names) == 1 && len(mods) == 0 && s.cat.enums[name] {

@@ -13,6 +13,17 @@ func (s *state) aExpr(lv *level, a *aExpr) expr {
 	}
 	switch a.Kind {
 	case "AEXPR_OP":
+		if isComparison(op) && a.Lexpr != nil && a.Rexpr != nil && a.Lexpr.RowExpr != nil && a.Rexpr.RowExpr != nil &&
+			len(a.Lexpr.RowExpr.Args) == len(a.Rexpr.RowExpr.Args) {
+			// (a, b) = (:x, :y): each placeholder meets its column.
+			nn := true
+			for i := range a.Lexpr.RowExpr.Args {
+				l, r := s.expr(lv, a.Lexpr.RowExpr.Args[i]), s.expr(lv, a.Rexpr.RowExpr.Args[i])
+				s.bindPair(l, r, a.Location)
+				nn = nn && l.notNull && r.notNull
+			}
+			return expr{t: tBool, notNull: nn}
+		}
 		if a.Lexpr == nil {
 			r := s.expr(lv, a.Rexpr)
 			return expr{t: prefixOp(op, r.t), notNull: r.notNull && op != ""}

@@ -54,6 +54,18 @@ const (
 	canaryValue = 0xA5
 )
 
+// canary fills the low end of each instance's stack (made at first use:
+// nothing is allocated when the package is merely linked).
+var canary = sync.OnceValue(func() []byte { return bytes.Repeat([]byte{canaryValue}, canarySize) })
+
+// newPGParser returns a parser keeping compilations in cacheDir ("" for
+// memory only).
+func newPGParser(cacheDir string) *pgParser {
+	p := &pgParser{cacheDir: cacheDir}
+	p.guarded.guarded = true
+	return p
+}
+
 // errParserClosed is returned by calls after Close.
 var errParserClosed = errors.New("parser closed")
 
@@ -71,20 +83,40 @@ func (e *pgError) Error() string {
 	return e.Message
 }
 
-// pgParser owns one wazero runtime, the compiled module and a pool of
-// instances, each used by one goroutine at a time.
+// guardAbove is the SQL length above which the parser runs in a runtime
+// that checks the deadline at every loop and call (wazero's
+// CloseOnContextDone). Those checks cost as much as the parse itself, so
+// ordinary logics run without them: the parse of a statement this short is
+// bounded (PostgreSQL's grammar is LALR, and its stack cannot overflow;
+// see stackSize), and the deadline is checked between calls.
+const guardAbove = 8 << 10
+
+// pgParser owns the compilation cache and two engines: fast for ordinary
+// SQL, guarded for long SQL.
 type pgParser struct {
-	cacheDir string
-	once     sync.Once
-	cache    wazero.CompilationCache
-	rt       wazero.Runtime
-	code     wazero.CompiledModule
-	err      error
+	cacheDir  string
+	cacheOnce sync.Once
+	cache     wazero.CompilationCache
+	cacheErr  error
+	fast      engine
+	guarded   engine
 
 	mu     sync.Mutex
-	idle   []*instance
 	closed bool
-	seq    atomic.Uint64
+}
+
+// engine is one wazero runtime with the compiled module and a pool of
+// instances, each used by one goroutine at a time.
+type engine struct {
+	guarded bool
+	once    sync.Once
+	rt      wazero.Runtime
+	code    wazero.CompiledModule
+	err     error
+
+	mu   sync.Mutex
+	idle []*instance
+	seq  atomic.Uint64
 }
 
 type instance struct {
@@ -93,7 +125,13 @@ type instance struct {
 	malloc, free, parse, freeParse, scan, freeScan api.Function
 	// stackLow and stackTop bound the instance's C stack block.
 	stackLow, stackTop uint32
+	engine             *engine
+	broken             bool // a call failed: drop the instance
 }
+
+// errLongjmp reports that the parser jumped back to a checkpoint taken
+// without a snapshot: the call must be made again with snapshots.
+var errLongjmp = errors.New("parser jumped without a snapshot")
 
 // errStackOverflow reports a statement nested deeper than the parser's
 // stack.
@@ -102,7 +140,7 @@ var errStackOverflow = errors.New("parser stack overflow")
 // moveStack gives the instance a stack of stackSize bytes from its heap,
 // with a canary at the low end.
 func (in *instance) moveStack(ctx context.Context) error {
-	base, err := call(ctx, in.malloc, stackSize)
+	base, err := in.call(ctx, in.malloc, stackSize)
 	if err != nil {
 		return err
 	}
@@ -115,7 +153,7 @@ func (in *instance) moveStack(ctx context.Context) error {
 	if !ok {
 		return errors.New("libpg_query exports no mutable __stack_pointer")
 	}
-	if !in.mem.Write(in.stackLow, bytes.Repeat([]byte{canaryValue}, canarySize)) {
+	if !in.mem.Write(in.stackLow, canary()) {
 		return errors.New("parser memory write failed")
 	}
 	sp.Set(uint64(in.stackTop))
@@ -125,37 +163,51 @@ func (in *instance) moveStack(ctx context.Context) error {
 // stackIntact reports whether the canary at the stack's low end survived.
 func (in *instance) stackIntact() bool {
 	b, ok := in.mem.Read(in.stackLow, canarySize)
-	if !ok {
-		return false
-	}
-	for _, c := range b {
-		if c != canaryValue {
-			return false
-		}
-	}
-	return true
+	return ok && bytes.Equal(b, canary())
 }
 
-// ready compiles the module once (from the compilation cache when the
-// cache folder holds it).
+// engine picks the engine for SQL of n bytes.
+func (p *pgParser) engine(n int) *engine {
+	if n > guardAbove {
+		return &p.guarded
+	}
+	return &p.fast
+}
+
+// ready compiles the fast engine's module once (from the compilation cache
+// when the cache folder holds it).
 func (p *pgParser) ready(ctx context.Context) error {
-	p.once.Do(func() { p.err = p.compile(ctx) })
-	return p.err
+	return p.readyEngine(ctx, &p.fast)
 }
 
-func (p *pgParser) compile(ctx context.Context) error {
-	cache := wazero.NewCompilationCache()
-	if p.cacheDir != "" {
-		c, err := wazero.NewCompilationCacheWithDir(p.cacheDir)
-		if err != nil {
-			return fmt.Errorf("compilation cache: %w", err)
-		}
-		cache = c
+func (p *pgParser) readyEngine(ctx context.Context, e *engine) error {
+	p.mu.Lock()
+	closed := p.closed
+	p.mu.Unlock()
+	if closed {
+		return errParserClosed
 	}
+	p.cacheOnce.Do(func() {
+		p.cache = wazero.NewCompilationCache()
+		if p.cacheDir != "" {
+			p.cache, p.cacheErr = wazero.NewCompilationCacheWithDir(p.cacheDir)
+			if p.cacheErr != nil {
+				p.cacheErr = fmt.Errorf("compilation cache: %w", p.cacheErr)
+			}
+		}
+	})
+	if p.cacheErr != nil {
+		return p.cacheErr
+	}
+	e.once.Do(func() { e.err = e.compile(ctx, p.cache) })
+	return e.err
+}
+
+func (e *engine) compile(ctx context.Context, cache wazero.CompilationCache) error {
 	cfg := wazero.NewRuntimeConfig().
 		WithCompilationCache(cache).
 		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesThreads).
-		WithCloseOnContextDone(true).
+		WithCloseOnContextDone(e.guarded).
 		WithMemoryLimitPages(memoryLimitPages)
 	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
@@ -171,45 +223,35 @@ func (p *pgParser) compile(ctx context.Context) error {
 		rt.Close(ctx)
 		return fmt.Errorf("compile libpg_query: %w", err)
 	}
-	p.cache, p.rt, p.code = cache, rt, code
+	e.rt, e.code = rt, code
 	return nil
 }
 
-// get returns an idle instance or makes one.
-func (p *pgParser) get(ctx context.Context) (*instance, error) {
-	p.mu.Lock()
-	closed := p.closed
-	p.mu.Unlock()
-	if closed {
-		return nil, errParserClosed
-	}
-	if err := p.ready(ctx); err != nil {
+// get returns an idle instance of e or makes one.
+func (p *pgParser) get(ctx context.Context, e *engine) (*instance, error) {
+	if err := p.readyEngine(ctx, e); err != nil {
 		return nil, err
 	}
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		return nil, errParserClosed
-	}
-	if n := len(p.idle); n > 0 {
-		in := p.idle[n-1]
-		p.idle = p.idle[:n-1]
-		p.mu.Unlock()
+	e.mu.Lock()
+	if n := len(e.idle); n > 0 {
+		in := e.idle[n-1]
+		e.idle = e.idle[:n-1]
+		e.mu.Unlock()
 		return in, nil
 	}
-	p.mu.Unlock()
+	e.mu.Unlock()
 	// A fresh context: instantiation must not inherit the caller's deadline
 	// (CloseOnContextDone would close the instance with it).
 	ictx := experimental.WithMemoryAllocator(context.Background(), allocator.NewNonMoving())
 	cfg := wazero.NewModuleConfig().
-		WithName("pg_query_" + strconv.FormatUint(p.seq.Add(1), 10)).
+		WithName("pg_query_" + strconv.FormatUint(e.seq.Add(1), 10)).
 		WithSysNanotime().WithStdout(os.Stderr).WithStderr(os.Stderr).
 		WithStartFunctions("_initialize")
-	mod, err := p.rt.InstantiateModule(ictx, p.code, cfg)
+	mod, err := e.rt.InstantiateModule(ictx, e.code, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("instantiate libpg_query: %w", err)
 	}
-	in := &instance{mod: mod, mem: mod.Memory()}
+	in := &instance{mod: mod, mem: mod.Memory(), engine: e}
 	for _, f := range []struct {
 		fn   *api.Function
 		name string
@@ -234,58 +276,89 @@ func (p *pgParser) get(ctx context.Context) (*instance, error) {
 	return in, nil
 }
 
-// put returns a healthy instance to the pool; a grown one is dropped.
+// put returns a healthy instance to its engine's pool; a grown one is
+// dropped.
 func (p *pgParser) put(in *instance) {
-	if in.mem.Size() > keepBelow {
-		in.mod.Close(context.Background())
-		return
-	}
 	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
+	closed := p.closed
+	p.mu.Unlock()
+	if closed || in.mem.Size() > keepBelow {
 		in.mod.Close(context.Background())
 		return
 	}
-	p.idle = append(p.idle, in)
-	p.mu.Unlock()
+	e := in.engine
+	e.mu.Lock()
+	e.idle = append(e.idle, in)
+	e.mu.Unlock()
 }
 
-// with runs fn on an instance. A trap, a panic or the end of ctx drops the
-// instance (its state is no longer trusted) and is returned as an error.
-func (p *pgParser) with(ctx context.Context, fn func(ctx context.Context, in *instance) error) (err error) {
-	in, err := p.get(ctx)
+// with runs fn on an instance of the engine for SQL of n bytes. A trap,
+// a panic, a canary hit or the end of ctx drops the instance (its state is
+// no longer trusted) and is returned as an error.
+//
+// The first try runs without wazero snapshots: PostgreSQL sets a
+// checkpoint (setjmp) for every parse but jumps back to it (longjmp) only
+// on an error, and a snapshot copies wazero's whole execution stack, most
+// of a short parse's cost. When the parser does jump, that try is
+// abandoned with its instance and the call is run again with snapshots.
+func (p *pgParser) with(ctx context.Context, n int, fn func(ctx context.Context, in *instance) error) error {
+	err := p.withMode(ctx, n, true, fn)
+	if errors.Is(err, errLongjmp) {
+		err = p.withMode(ctx, n, false, fn)
+	}
+	return err
+}
+
+func (p *pgParser) withMode(ctx context.Context, n int, lazy bool, fn func(ctx context.Context, in *instance) error) (err error) {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("parser stopped: %w", err)
+	}
+	in, err := p.get(ctx, p.engine(n))
 	if err != nil {
 		return err
 	}
-	healthy := false
+	in.broken = false
+	st := &wasixState{stackTop: in.stackTop, lazy: lazy}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("parser panic: %v", r)
-			healthy = false
+			in.broken = true
 		}
-		if healthy {
-			p.put(in)
-		} else {
+		if st.jumped {
+			err = errLongjmp
+		}
+		if in.broken {
 			in.mod.Close(context.Background())
+		} else {
+			p.put(in)
 		}
 	}()
-	err = fn(callContext(ctx, in.stackTop), in)
-	if !in.stackIntact() {
+	err = fn(callContext(ctx, st), in)
+	switch {
+	case st.jumped:
+		in.broken = true
+		return errLongjmp
+	case !in.stackIntact():
+		in.broken = true
 		return errStackOverflow
 	}
-	if err != nil {
-		var pe *pgError
-		healthy = errors.As(err, &pe)
-		return err
+	var pe *pgError
+	if err != nil && !errors.As(err, &pe) {
+		in.broken = true
 	}
-	healthy = true
-	return nil
+	return err
 }
 
-// call calls f and turns a failure into an error naming it.
-func call(ctx context.Context, f api.Function, args ...uint64) (uint64, error) {
+// call calls f on the instance and turns a failure into an error naming
+// it; after a failure the instance makes no more calls (its state is not
+// trusted, and a call into it could run away).
+func (in *instance) call(ctx context.Context, f api.Function, args ...uint64) (uint64, error) {
+	if in.broken {
+		return 0, errors.New("parser instance abandoned")
+	}
 	res, err := f.Call(ctx, args...)
 	if err != nil {
+		in.broken = true
 		if ctx.Err() != nil {
 			return 0, fmt.Errorf("parser stopped: %w", ctx.Err())
 		}
@@ -299,7 +372,7 @@ func call(ctx context.Context, f api.Function, args ...uint64) (uint64, error) {
 
 // cString copies s into the instance's memory, NUL-terminated.
 func (in *instance) cString(ctx context.Context, s string) (uint32, error) {
-	ptr, err := call(ctx, in.malloc, uint64(len(s)+1))
+	ptr, err := in.call(ctx, in.malloc, uint64(len(s)+1))
 	if err != nil {
 		return 0, err
 	}
@@ -356,22 +429,22 @@ func (in *instance) readError(errPtr uint32) error {
 // *pgError for SQL PostgreSQL rejects.
 func (p *pgParser) parseJSON(ctx context.Context, sql string) ([]byte, error) {
 	var out []byte
-	err := p.with(ctx, func(ctx context.Context, in *instance) error {
+	err := p.with(ctx, len(sql), func(ctx context.Context, in *instance) error {
 		input, err := in.cString(ctx, sql)
 		if err != nil {
 			return err
 		}
-		defer call(ctx, in.free, uint64(input))
+		defer in.call(ctx, in.free, uint64(input))
 		// PgQueryParseResult {char *parse_tree; char *stderr_buffer; PgQueryError *error}
-		res, err := call(ctx, in.malloc, 12)
+		res, err := in.call(ctx, in.malloc, 12)
 		if err != nil {
 			return err
 		}
-		defer call(ctx, in.free, res)
-		if _, err := call(ctx, in.parse, res, uint64(input)); err != nil {
+		defer in.call(ctx, in.free, res)
+		if _, err := in.call(ctx, in.parse, res, uint64(input)); err != nil {
 			return err
 		}
-		defer call(ctx, in.freeParse, res)
+		defer in.call(ctx, in.freeParse, res)
 		buf, ok := in.mem.Read(uint32(res), 12)
 		if !ok {
 			return errors.New("parser memory read failed")
@@ -390,22 +463,22 @@ func (p *pgParser) parseJSON(ctx context.Context, sql string) ([]byte, error) {
 // ScanResult, or a *pgError for SQL the scanner rejects.
 func (p *pgParser) scanTokens(ctx context.Context, sql string) ([]byte, error) {
 	var out []byte
-	err := p.with(ctx, func(ctx context.Context, in *instance) error {
+	err := p.with(ctx, len(sql), func(ctx context.Context, in *instance) error {
 		input, err := in.cString(ctx, sql)
 		if err != nil {
 			return err
 		}
-		defer call(ctx, in.free, uint64(input))
+		defer in.call(ctx, in.free, uint64(input))
 		// PgQueryScanResult {PgQueryProtobuf {size_t len; char *data}; char *stderr_buffer; PgQueryError *error}
-		res, err := call(ctx, in.malloc, 16)
+		res, err := in.call(ctx, in.malloc, 16)
 		if err != nil {
 			return err
 		}
-		defer call(ctx, in.free, res)
-		if _, err := call(ctx, in.scan, res, uint64(input)); err != nil {
+		defer in.call(ctx, in.free, res)
+		if _, err := in.call(ctx, in.scan, res, uint64(input)); err != nil {
 			return err
 		}
-		defer call(ctx, in.freeScan, res)
+		defer in.call(ctx, in.freeScan, res)
 		buf, ok := in.mem.Read(uint32(res), 16)
 		if !ok {
 			return errors.New("parser memory read failed")
@@ -424,21 +497,30 @@ func (p *pgParser) scanTokens(ctx context.Context, sql string) ([]byte, error) {
 	return out, err
 }
 
-// close drops every instance and the runtime.
+// close drops every instance, the runtimes and the cache.
 func (p *pgParser) close() error {
-	p.once.Do(func() { p.err = errParserClosed })
 	p.mu.Lock()
-	p.closed = true
-	idle := p.idle
-	p.idle = nil
-	p.mu.Unlock()
-	ctx := context.Background()
-	for _, in := range idle {
-		in.mod.Close(ctx)
+	if p.closed {
+		p.mu.Unlock()
+		return nil
 	}
+	p.closed = true
+	p.mu.Unlock()
+	p.cacheOnce.Do(func() { p.cacheErr = errParserClosed })
+	ctx := context.Background()
 	var err error
-	if p.rt != nil {
-		err = p.rt.Close(ctx)
+	for _, e := range []*engine{&p.fast, &p.guarded} {
+		e.once.Do(func() { e.err = errParserClosed })
+		e.mu.Lock()
+		idle := e.idle
+		e.idle = nil
+		e.mu.Unlock()
+		for _, in := range idle {
+			in.mod.Close(ctx)
+		}
+		if e.rt != nil {
+			err = errors.Join(err, e.rt.Close(ctx))
+		}
 	}
 	if p.cache != nil {
 		err = errors.Join(err, p.cache.Close(ctx))

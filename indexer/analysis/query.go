@@ -17,7 +17,7 @@ func (s *state) selectStmt(parent *level, st *selectStmt, resolve bool) ([]rcol,
 	s.enter()
 	defer s.leave()
 	lv := &level{parent: parent}
-	if len(st.IntoClause) > 0 {
+	if st.IntoClause {
 		s.unjudged("SELECT INTO creates a table")
 	}
 	if st.WithClause != nil {
@@ -316,7 +316,7 @@ func (s *state) withClause(lv *level, w *withClause) {
 			cols, ok = applyAliases(cols, names, !known)
 			known = known && ok
 		}
-		if len(c.SearchClause) > 0 || len(c.CycleClause) > 0 {
+		if c.SearchClause || c.CycleClause {
 			known = false // SEARCH and CYCLE add columns
 		}
 		d.cols, d.opaque, d.pending = cols, !known, false

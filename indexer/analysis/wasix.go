@@ -25,6 +25,8 @@ var errWasixUnexpected = errors.New("unexpected wasix call")
 // wasixState holds the checkpoints of one call into the module.
 type wasixState struct {
 	stackTop    uint32 // the top of the instance's C stack
+	lazy        bool   // take checkpoints without snapshots
+	jumped      bool   // a jump back was asked for in lazy mode
 	checkpoints []wasixCheckpoint
 }
 
@@ -39,10 +41,15 @@ type wasixKey struct{}
 
 // callContext prepares ctx for one call into the module: snapshots on, a
 // fresh checkpoint list.
-func callContext(ctx context.Context, stackTop uint32) context.Context {
-	ctx = experimental.WithSnapshotter(ctx)
-	return context.WithValue(ctx, wasixKey{}, &wasixState{stackTop: stackTop})
+func callContext(ctx context.Context, st *wasixState) context.Context {
+	if !st.lazy {
+		ctx = experimental.WithSnapshotter(ctx)
+	}
+	return context.WithValue(ctx, wasixKey{}, st)
 }
+
+// errJumpLazy aborts a call whose checkpoint has no snapshot to jump to.
+var errJumpLazy = errors.New("longjmp without a snapshot")
 
 func instantiateWasix(ctx context.Context, rt wazero.Runtime) error {
 	const i32, i64 = api.ValueTypeI32, api.ValueTypeI64
@@ -76,6 +83,14 @@ func stackCheckpoint(ctx context.Context, m api.Module, stack []uint64) {
 	if !ok {
 		panic("stack_checkpoint outside a prepared call")
 	}
+	if st.lazy {
+		// setjmp returns 0 the first time; a later longjmp aborts the call.
+		if !m.Memory().WriteUint64Le(snapshotPtr, 0) || !m.Memory().WriteUint64Le(retValPtr, 0) {
+			panic("stack_checkpoint: write failed")
+		}
+		stack[0] = 0
+		return
+	}
 	sp := uint32(m.ExportedGlobal("__stack_pointer").Get())
 	if sp > st.stackTop {
 		panic("stack_checkpoint: stack pointer above the stack")
@@ -102,6 +117,10 @@ func stackRestore(ctx context.Context, m api.Module, stack []uint64) {
 	st, ok := ctx.Value(wasixKey{}).(*wasixState)
 	if !ok {
 		panic("stack_restore outside a prepared call")
+	}
+	if st.lazy {
+		st.jumped = true
+		panic(errJumpLazy)
 	}
 	idx, ok := m.Memory().ReadUint64Le(snapshotPtr)
 	if !ok || idx >= uint64(len(st.checkpoints)) {
