@@ -147,7 +147,7 @@ func (s *state) columnRef(lv *level, cr *columnRef) expr {
 		case found:
 			return colExpr(ref)
 		case ambiguous:
-			s.problem(CodeAmbiguousColumn, cr.Location, "column reference %s is ambiguous", quoteIdent(name))
+			s.problem(CodeAmbiguousColumn, cr.Location, "column reference %s is ambiguous", dq(name))
 			return expr{}
 		case unknown:
 			return expr{}
@@ -158,7 +158,7 @@ func (s *state) columnRef(lv *level, cr *columnRef) expr {
 			return expr{t: tUnknown}
 		}
 		if !lv.hiddenColumn(name) && !lv.hiddenItem(name) {
-			s.problem(CodeUnknownColumn, cr.Location, "column %s does not exist", quoteIdent(name))
+			s.problem(CodeUnknownColumn, cr.Location, "column %s does not exist", dq(name))
 		}
 		return expr{}
 	case len(f) == 2 && f[0].String != nil:
@@ -167,7 +167,7 @@ func (s *state) columnRef(lv *level, cr *columnRef) expr {
 		switch {
 		case out == notFound:
 			if !lv.hiddenItem(q) {
-				s.problem(CodeUnknownTable, cr.Location, "missing FROM-clause entry for table %s", quoteIdent(q))
+				s.missingFromEntry(lv, q, cr.Location)
 			}
 			return expr{}
 		case it == nil:
@@ -183,10 +183,10 @@ func (s *state) columnRef(lv *level, cr *columnRef) expr {
 		case n == 1:
 			return expr{}
 		case n > 1 && out == found:
-			s.problem(CodeAmbiguousColumn, cr.Location, "column reference %s.%s is ambiguous", quoteIdent(q), quoteIdent(name))
+			s.problem(CodeAmbiguousColumn, cr.Location, "column reference %s is ambiguous", dq(q+"."+name))
 			return expr{}
 		case n == 0 && !it.opaque && out == found:
-			s.problem(CodeUnknownColumn, cr.Location, "column %s.%s does not exist", quoteIdent(q), quoteIdent(name))
+			s.problem(CodeUnknownColumn, cr.Location, "column %s.%s does not exist", q, name)
 		}
 		return expr{}
 	}

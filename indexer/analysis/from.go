@@ -107,7 +107,7 @@ func (s *state) resolveTable(rv *rangeVar) (*tableInfo, bool) {
 					return s.postgresTable(t, rv)
 				}
 			}
-			s.problem(CodeUnknownTable, rv.Location, "relation %s.%s does not exist", quoteIdent(rv.Schemaname), quoteIdent(name))
+			s.problem(CodeUnknownTable, rv.Location, "relation %s does not exist", dq(rv.Schemaname+"."+name))
 			return nil, false
 		}
 		// A schema of the database (public, pg_catalog, ...): a table of that
@@ -133,7 +133,7 @@ func (s *state) resolveTable(rv *rangeVar) (*tableInfo, bool) {
 			return s.postgresTable(t, rv)
 		}
 		if s.chosen != nil {
-			s.problem(CodeAmbiguousTable, rv.Location, "table %s is in several connections", quoteIdent(name))
+			s.problem(CodeAmbiguousTable, rv.Location, "table %s is in several connections, and the statement's other tables do not tell which", dq(name))
 			return nil, false
 		}
 		s.multi[name] = ts
@@ -143,7 +143,7 @@ func (s *state) resolveTable(rv *rangeVar) (*tableInfo, bool) {
 	if isSystemName(name) || s.cat.ntables == 0 {
 		return nil, false
 	}
-	s.problem(CodeUnknownTable, rv.Location, "relation %s does not exist", quoteIdent(name))
+	s.problem(CodeUnknownTable, rv.Location, "relation %s does not exist", dq(name))
 	return nil, false
 }
 
@@ -441,7 +441,7 @@ func (s *state) usingCol(cols []rcol, top *item, name, side string, j *joinExpr)
 	case n == 1:
 		return idx, true
 	case n == 0 && !top.opaque && !j.IsNatural:
-		s.problem(CodeUnknownColumn, -1, "column %s specified in USING clause does not exist in %s table", quoteIdent(name), side)
+		s.problem(CodeUnknownColumn, -1, "column %s specified in USING clause does not exist in %s table", dq(name), side)
 	}
 	return 0, false
 }

@@ -51,8 +51,8 @@ var functions = map[string]fn{
 	"chr": fixed(tText, strict), "encode": fixed(tText, strict), "decode": fixed(tBytea, strict),
 	"array_to_string": fixed(tText, strict), "string_to_array": fixed(tText.array(), strict),
 	// Numbers.
-	"abs":    sameAsFirst(strict, typ.isNumeric),
-	"round":  roundFn, "ceil": roundFn, "ceiling": roundFn, "floor": roundFn, "trunc": roundFn,
+	"abs":   sameAsFirst(strict, typ.isNumeric),
+	"round": roundFn, "ceil": roundFn, "ceiling": roundFn, "floor": roundFn, "trunc": roundFn,
 	"random": fixed(tDouble, never),
 	// Date and time.
 	"now": fixed(tTimestamptz, never), "transaction_timestamp": fixed(tTimestamptz, never),
@@ -105,9 +105,9 @@ var aggregates = map[string]fn{
 	"json_object_agg":  fixed(tJSON, nullable),
 	"jsonb_object_agg": fixed(tJSONB, nullable),
 	"stddev":           statFn, "stddev_samp": statFn, "stddev_pop": statFn,
-	"variance":         statFn, "var_samp": statFn, "var_pop": statFn,
-	"bit_and":          sameAsFirst(nullable, typ.isInteger),
-	"bit_or":           sameAsFirst(nullable, typ.isInteger),
+	"variance": statFn, "var_samp": statFn, "var_pop": statFn,
+	"bit_and": sameAsFirst(nullable, typ.isInteger),
+	"bit_or":  sameAsFirst(nullable, typ.isInteger),
 }
 
 // windowFunctions lists the window functions the analysis types.

@@ -8,7 +8,7 @@ func (s *state) targetColumn(target *item, rt *resTarget) (expr, bool) {
 	}
 	i, ok := target.table.column(rt.Name)
 	if !ok {
-		s.problem(CodeUnknownColumn, rt.Location, "column %s of relation %s does not exist", quoteIdent(rt.Name), quoteIdent(target.refname))
+		s.problem(CodeUnknownColumn, rt.Location, "column %s of relation %s does not exist", dq(rt.Name), dq(target.table.name))
 		return expr{}, false
 	}
 	c := target.table.cols[i]
@@ -163,7 +163,7 @@ func (s *state) insertStmt(parent *level, st *insertStmt) ([]rcol, bool) {
 		for i, c := range target.table.cols {
 			if c.notNull && !c.hasDefault && !named[i] {
 				s.problem(CodeMissingColumn, st.Relation.Location,
-					"INSERT leaves out column %s, which is NOT NULL and has no default", quoteIdent(c.name))
+					"INSERT leaves out column %s, which is NOT NULL and has no default", dq(c.name))
 			}
 		}
 	}
@@ -194,7 +194,7 @@ func (s *state) onConflict(lv *level, target *item, oc *onConflictClause) {
 			case ie.Name != "":
 				if target.table != nil {
 					if _, ok := target.table.column(ie.Name); !ok {
-						s.problem(CodeUnknownColumn, oc.Location, "column %s does not exist", quoteIdent(ie.Name))
+						s.problem(CodeUnknownColumn, oc.Location, "column %s does not exist", dq(ie.Name))
 					}
 				}
 			default:

@@ -158,7 +158,7 @@ func (s *state) star(lv *level, cr *columnRef) ([]rcol, bool) {
 			return expand(it)
 		case notFound:
 			if !lv.hiddenItem(q) {
-				s.problem(CodeUnknownTable, cr.Location, "missing FROM-clause entry for table %s", quoteIdent(q))
+				s.missingFromEntry(lv, q, cr.Location)
 			}
 		}
 	}

@@ -141,8 +141,8 @@ func (s *state) bind(p expr, c expr, assign bool, pos int) {
 	}
 	info := c.src.info()
 	s.bindings = append(s.bindings, bindingAt{
-		b:     Binding{Param: name, Table: c.src.table.name, Column: info.name},
-		pos:   pos, param: n, col: c.src, assign: assign, bare: bare,
+		b:   Binding{Param: name, Table: c.src.table.name, Column: info.name},
+		pos: pos, param: n, col: c.src, assign: assign, bare: bare,
 	})
 }
 
@@ -220,6 +220,24 @@ func (s *state) rewrittenOffset(orig int) int {
 		}
 	}
 	return orig + delta
+}
+
+// dq quotes a name as PostgreSQL's messages do.
+func dq(s string) string { return `"` + s + `"` }
+
+// missingFromEntry reports a qualifier that names no FROM item, with
+// PostgreSQL's message: an aliased table named by its own name is an
+// "invalid reference".
+func (s *state) missingFromEntry(lv *level, q string, pos int) {
+	for l := lv; l != nil; l = l.parent {
+		for _, it := range l.items {
+			if it.table != nil && it.table.name == q {
+				s.problem(CodeUnknownTable, pos, "invalid reference to FROM-clause entry for table %s", dq(q))
+				return
+			}
+		}
+	}
+	s.problem(CodeUnknownTable, pos, "missing FROM-clause entry for table %s", dq(q))
 }
 
 // quoteIdent writes an identifier as the logic could have written it.
