@@ -26,7 +26,8 @@ func (a *Analyzer) Analyze(ctx context.Context, c *Catalog, l Logic) (res Analys
 		res.Unjudged = fmt.Sprintf("SQL longer than %d bytes", MaxSQL)
 		return res
 	}
-	if err := a.p.ready(ctx); err != nil {
+	// Compile the engine this SQL needs before its time starts.
+	if err := a.p.readyEngine(ctx, a.p.engine(len(l.SQL))); err != nil {
 		res.Unjudged = "parser unavailable: " + err.Error()
 		return res
 	}

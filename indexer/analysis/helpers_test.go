@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 )
@@ -12,12 +14,14 @@ var (
 	sharedErr  error
 )
 
-// testAnalyzer returns one Analyzer shared by the package's tests (the
-// parser compiles once per test process).
+// testAnalyzer returns one Analyzer shared by the package's tests. Its
+// compilation cache lives in the system's temporary folder, so test and
+// fuzz worker processes after the first start in a fraction of a second.
 func testAnalyzer(tb testing.TB) *Analyzer {
 	tb.Helper()
 	sharedOnce.Do(func() {
-		shared, sharedErr = New(context.Background(), Options{})
+		dir := filepath.Join(os.TempDir(), "hubsnap-analysis-test-wazero")
+		shared, sharedErr = New(context.Background(), Options{CacheDir: dir})
 		if sharedErr == nil {
 			sharedErr = shared.Prepare(context.Background())
 		}

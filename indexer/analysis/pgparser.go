@@ -338,6 +338,9 @@ func (p *pgParser) withMode(ctx context.Context, n int, lazy bool, fn func(ctx c
 	case st.jumped:
 		in.broken = true
 		return errLongjmp
+	case in.broken:
+		// The instance may be closed (its memory gone): touch nothing.
+		return err
 	case !in.stackIntact():
 		in.broken = true
 		return errStackOverflow
