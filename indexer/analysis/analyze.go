@@ -161,6 +161,8 @@ func (s *state) run(stmt *node) (cols []rcol, returns, known bool) {
 		cols, known = s.updateStmt(top, stmt.UpdateStmt)
 	case stmt.DeleteStmt != nil:
 		cols, known = s.deleteStmt(top, stmt.DeleteStmt)
+	case stmt.MergeStmt != nil:
+		cols, known = s.mergeStmt(top, stmt.MergeStmt)
 	default:
 		s.unjudged("%s statements are not analysed", stmt.kind())
 		return nil, false, true

@@ -788,6 +788,18 @@ var constructCases = []analyzeCase{
 		},
 	},
 	{
+		name:   "MERGE: target and source, each clause's view",
+		sql:    `MERGE INTO users u USING orders o ON o.user_id = u.id WHEN MATCHED AND o.total > :min THEN UPDATE SET name = :name WHEN NOT MATCHED THEN INSERT (email, name) VALUES (o.note, DEFAULT) WHEN MATCHED THEN DO NOTHING`,
+		params: []Param{{Name: "min", Type: "number"}, {Name: "name", Type: "string"}},
+		want: Analysis{
+			Statement: "merge",
+			Tables:    []TableAccess{{"users", "main", "read_write"}, {"orders", "main", "read"}},
+			Result:    nil,
+			Bindings:  []Binding{{"min", "orders", "total"}, {"name", "users", "name"}},
+			Problems:  []Problem{},
+		},
+	},
+	{
 		name: "generate_series",
 		sql:  `SELECT g FROM generate_series(1, 10) g`,
 		want: Analysis{

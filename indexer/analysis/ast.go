@@ -54,7 +54,8 @@ type node struct {
 	IndexElem        *indexElem
 	ColumnDef        *columnDef
 	WindowDef        *windowDef
-	MergeStmt        *struct{}
+	MergeWhenClause  *mergeWhenClause
+	MergeStmt        *mergeStmt
 	// Other names any node type not declared above.
 	Other string
 }
@@ -385,6 +386,23 @@ type commonTableExpr struct {
 	SearchClause  bool
 	CycleClause   bool
 	Location      int
+}
+
+type mergeStmt struct {
+	Relation         *rangeVar
+	SourceRelation   *node
+	JoinCondition    *node
+	MergeWhenClauses []*node
+	ReturningList    []*node
+	WithClause       *withClause
+}
+
+type mergeWhenClause struct {
+	MatchKind   string
+	CommandType string
+	Condition   *node
+	TargetList  []*node
+	Values      []*node
 }
 
 type listNode struct {

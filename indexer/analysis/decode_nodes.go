@@ -98,8 +98,9 @@ func (r *jr) node() *node {
 		case "WindowDef":
 			n.WindowDef = r.windowDef()
 		case "MergeStmt":
-			r.skip()
-			n.MergeStmt = &struct{}{}
+			n.MergeStmt = r.mergeStmt()
+		case "MergeWhenClause":
+			n.MergeWhenClause = r.mergeWhenClause()
 		default:
 			if n.Other == "" {
 				n.Other = string(r.k)
@@ -973,6 +974,50 @@ func (r *jr) columnDef() *columnDef {
 			v.Colname = r.str()
 		case "typeName":
 			v.TypeName = r.typeName()
+		default:
+			r.skip()
+		}
+	}
+	return v
+}
+
+func (r *jr) mergeStmt() *mergeStmt {
+	v := &mergeStmt{}
+	for r.obj(); r.next(); {
+		switch string(r.k) {
+		case "relation":
+			v.Relation = r.rangeVar()
+		case "sourceRelation":
+			v.SourceRelation = r.node()
+		case "joinCondition":
+			v.JoinCondition = r.node()
+		case "mergeWhenClauses":
+			v.MergeWhenClauses = r.nodes()
+		case "returningList":
+			v.ReturningList = r.nodes()
+		case "withClause":
+			v.WithClause = r.withClause()
+		default:
+			r.skip()
+		}
+	}
+	return v
+}
+
+func (r *jr) mergeWhenClause() *mergeWhenClause {
+	v := &mergeWhenClause{}
+	for r.obj(); r.next(); {
+		switch string(r.k) {
+		case "matchKind":
+			v.MatchKind = r.str()
+		case "commandType":
+			v.CommandType = r.str()
+		case "condition":
+			v.Condition = r.node()
+		case "targetList":
+			v.TargetList = r.nodes()
+		case "values":
+			v.Values = r.nodes()
 		default:
 			r.skip()
 		}

@@ -83,6 +83,25 @@ var functions = map[string]fn{
 		}
 		return tUnknown, nullable, false
 	},
+	// x AT TIME ZONE zone is timezone(zone, x): it swaps the time zone kind.
+	"timezone": func(a []typ) (typ, nulls, bool) {
+		if len(a) != 2 {
+			return tUnknown, strict, false
+		}
+		switch a[1].base {
+		case "timestamp with time zone", "date":
+			return tTimestamp, strict, true
+		case "timestamp without time zone":
+			return tTimestamptz, strict, true
+		}
+		return tUnknown, strict, false
+	},
+	"mod": func(a []typ) (typ, nulls, bool) {
+		if len(a) == 2 && a[0].isInteger() && a[1].isInteger() {
+			return higherNumeric(a[0], a[1]), strict, true
+		}
+		return tUnknown, strict, false
+	},
 	// Other.
 	"gen_random_uuid": fixed(tUUID, never),
 }

@@ -254,3 +254,65 @@ func (s *state) deleteStmt(parent *level, st *deleteStmt) ([]rcol, bool) {
 	s.expr(lv, st.WhereClause)
 	return s.returning(lv, st.ReturningList)
 }
+
+// mergeStmt analyses a MERGE: the target and the source joined on the
+// condition; each WHEN clause sees what PostgreSQL lets it see (both for
+// MATCHED, the source for NOT MATCHED [BY TARGET], the target for NOT
+// MATCHED BY SOURCE); UPDATE SET and INSERT columns are the target's.
+func (s *state) mergeStmt(parent *level, st *mergeStmt) ([]rcol, bool) {
+	s.enter()
+	defer s.leave()
+	lv := &level{parent: parent}
+	if st.WithClause != nil {
+		s.withClause(lv, st.WithClause)
+	}
+	if st.Relation == nil || st.SourceRelation == nil {
+		return nil, false
+	}
+	rw := true
+	target := s.rangeVar(lv, st.Relation, &rw)
+	_, sources := s.fromItem(lv, st.SourceRelation)
+	both := &level{parent: lv, items: append([]*item{target}, sources...)}
+	s.expr(both, st.JoinCondition)
+	for _, n := range st.MergeWhenClauses {
+		w := n.MergeWhenClause
+		if w == nil {
+			s.unjudged("a MERGE clause of type %s is not analysed", n.kind())
+			continue
+		}
+		sees := both
+		switch w.MatchKind {
+		case "MERGE_WHEN_NOT_MATCHED_BY_TARGET":
+			sees = &level{parent: lv, items: sources}
+		case "MERGE_WHEN_NOT_MATCHED_BY_SOURCE":
+			sees = &level{parent: lv, items: []*item{target}}
+		}
+		s.expr(sees, w.Condition)
+		switch w.CommandType {
+		case "CMD_UPDATE":
+			s.setList(sees, target, w.TargetList)
+		case "CMD_INSERT":
+			var cols []expr
+			for _, c := range w.TargetList {
+				if c.ResTarget == nil {
+					continue
+				}
+				e, _ := s.targetColumn(target, c.ResTarget)
+				cols = append(cols, e)
+			}
+			if len(w.TargetList) == 0 && target.table != nil {
+				for i, c := range target.table.cols {
+					cols = append(cols, expr{t: c.t, snapType: c.snapType, src: &srcCol{table: target.table, col: i}})
+				}
+			}
+			for i, v := range w.Values {
+				var col expr
+				if i < len(cols) {
+					col = cols[i]
+				}
+				s.assign(sees, col, v)
+			}
+		}
+	}
+	return s.returning(both, st.ReturningList)
+}

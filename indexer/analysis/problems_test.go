@@ -325,4 +325,15 @@ var problemCases = []analyzeCase{
 			Problems:  []Problem{},
 		},
 	},
+	{
+		name: "MERGE: NOT MATCHED cannot see the target",
+		sql:  `MERGE INTO users u USING orders o ON o.user_id = u.id WHEN NOT MATCHED THEN INSERT (email) VALUES (u.email)`,
+		want: Analysis{
+			Statement: "merge",
+			Tables:    []TableAccess{{"users", "main", "read_write"}, {"orders", "main", "read"}},
+			Result:    nil,
+			Bindings:  []Binding{},
+			Problems:  []Problem{{"UNKNOWN_TABLE", "missing FROM-clause entry for table \"u\"", 100}},
+		},
+	},
 }
