@@ -2,16 +2,33 @@ package analysis
 
 import (
 	"strings"
+	"sync"
 )
 
 // Catalog is the release's schema arranged for lookups: built once per
-// release with NewCatalog and shared, read-only, by every Analyze.
+// release with NewCatalog and shared by every Analyze (safe for concurrent
+// use). A table's column lookups are built the first time a logic names
+// it, so a release of many tables and few logics pays for few.
 type Catalog struct {
-	tables      map[string][]*tableInfo // by name, over all connections
+	tables      map[string][]*lazyTable // by name, over all connections
 	conns       map[string]bool         // connection name -> is postgres
 	allPostgres bool
 	enums       map[string]bool // names of enum types the snapshot states
 	ntables     int
+}
+
+// lazyTable builds a table's lookups at first use.
+type lazyTable struct {
+	once sync.Once
+	src  *Table
+	conn string
+	pg   bool
+	info *tableInfo
+}
+
+func (l *lazyTable) get() *tableInfo {
+	l.once.Do(func() { l.info = buildTable(l.src, l.conn, l.pg) })
+	return l.info
 }
 
 // tableInfo is one table of the catalog.
@@ -31,12 +48,14 @@ type colInfo struct {
 	hasDefault bool   // a default, or a serial type
 }
 
-// NewCatalog builds the lookups of one release. Connections missing from
-// s.Connections but named by tables count as postgres (the engine §11
-// analyses).
+// NewCatalog builds the lookups of one release; s must not change
+// afterwards (its tables are read when logics first name them).
+// Connections missing from s.Connections but named by tables count as
+// postgres (the engine §11 analyses); a table without a connection is in
+// "main", the snapshot's default.
 func NewCatalog(s *Schema) *Catalog {
 	c := &Catalog{
-		tables:      map[string][]*tableInfo{},
+		tables:      map[string][]*lazyTable{},
 		conns:       map[string]bool{},
 		allPostgres: true,
 		enums:       map[string]bool{},
@@ -60,7 +79,8 @@ func NewCatalog(s *Schema) *Catalog {
 			}
 		}
 	}
-	for _, t := range s.Tables {
+	for i := range s.Tables {
+		t := &s.Tables[i]
 		conn := t.Connection
 		if conn == "" {
 			conn = "main"
@@ -70,35 +90,40 @@ func NewCatalog(s *Schema) *Catalog {
 			pg = true
 			c.conns[conn] = true
 		}
-		ti := &tableInfo{conn: conn, name: t.Name, postgres: pg, byName: make(map[string]int, len(t.Columns))}
-		pk := map[string]bool{}
-		for _, k := range t.PrimaryKey {
-			pk[k] = true
-		}
-		for i, col := range t.Columns {
-			ct := parseTypeText(col.Type)
-			if len(col.Enum) > 0 {
-				if name := enumTypeName(col.Type); name != "" {
-					ct = typ{base: name, enum: true}
-				} else {
-					ct = tUnknown
-				}
-			}
-			ti.cols = append(ti.cols, colInfo{
-				name:       col.Name,
-				snapType:   col.Type,
-				t:          ct,
-				notNull:    !col.Nullable || pk[col.Name],
-				hasDefault: col.HasDefault || serialTypes[strings.ToLower(strings.TrimSpace(col.Type))],
-			})
-			if _, dup := ti.byName[col.Name]; !dup {
-				ti.byName[col.Name] = i
-			}
-		}
-		c.tables[t.Name] = append(c.tables[t.Name], ti)
+		c.tables[t.Name] = append(c.tables[t.Name], &lazyTable{src: t, conn: conn, pg: pg})
 		c.ntables++
 	}
 	return c
+}
+
+// buildTable builds one table's lookups.
+func buildTable(t *Table, conn string, pg bool) *tableInfo {
+	ti := &tableInfo{conn: conn, name: t.Name, postgres: pg, byName: make(map[string]int, len(t.Columns))}
+	pk := map[string]bool{}
+	for _, k := range t.PrimaryKey {
+		pk[k] = true
+	}
+	for i, col := range t.Columns {
+		ct := parseTypeText(col.Type)
+		if len(col.Enum) > 0 {
+			if name := enumTypeName(col.Type); name != "" {
+				ct = typ{base: name, enum: true}
+			} else {
+				ct = tUnknown
+			}
+		}
+		ti.cols = append(ti.cols, colInfo{
+			name:       col.Name,
+			snapType:   col.Type,
+			t:          ct,
+			notNull:    !col.Nullable || pk[col.Name],
+			hasDefault: col.HasDefault || serialTypes[strings.ToLower(strings.TrimSpace(col.Type))],
+		})
+		if _, dup := ti.byName[col.Name]; !dup {
+			ti.byName[col.Name] = i
+		}
+	}
+	return ti
 }
 
 // isPostgres reports whether a connection engine is PostgreSQL.
@@ -132,14 +157,20 @@ func enumTypeName(s string) string {
 // folding of the SQL's identifier). A name PostgreSQL truncated to 63
 // bytes also matches a longer snapshot name with that prefix.
 func (c *Catalog) lookupTable(name string) []*tableInfo {
-	if ts := c.tables[name]; ts != nil || len(name) < maxIdentLen {
-		return ts
-	}
-	var out []*tableInfo
-	for n, ts := range c.tables {
-		if len(n) > maxIdentLen && truncateIdent(n) == name {
-			out = append(out, ts...)
+	lts := c.tables[name]
+	if lts == nil && len(name) == maxIdentLen {
+		for n, ts := range c.tables {
+			if len(n) > maxIdentLen && truncateIdent(n) == name {
+				lts = append(lts, ts...)
+			}
 		}
+	}
+	if lts == nil {
+		return nil
+	}
+	out := make([]*tableInfo, len(lts))
+	for i, l := range lts {
+		out[i] = l.get()
 	}
 	return out
 }
