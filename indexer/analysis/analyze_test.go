@@ -219,6 +219,19 @@ var constructCases = []analyzeCase{
 		},
 	},
 	{
+		name: "FULL JOIN USING: NULL when a side's column may be NULL",
+		sql:  `SELECT user_id FROM orders FULL JOIN (SELECT nullif(id, 1) AS user_id FROM users) u USING (user_id)`,
+		want: Analysis{
+			Statement: "select",
+			Tables:    []TableAccess{{"orders", "main", "read"}, {"users", "main", "read"}},
+			Result: []ResultColumn{
+				{"user_id", "integer", true, nil},
+			},
+			Bindings: []Binding{},
+			Problems: []Problem{},
+		},
+	},
+	{
 		name: "a join alias names the join's columns",
 		sql:  `SELECT j.id, j.email FROM (users JOIN orders USING (id)) AS j`,
 		want: Analysis{

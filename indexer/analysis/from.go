@@ -448,6 +448,7 @@ func (s *state) usingCol(cols []rcol, top *item, name, side string, j *joinExpr)
 
 // mergeUsing builds a USING column: the left one for inner and left
 // joins, the right one for right joins, their COALESCE for full joins.
+// Matched rows have equal, so non-NULL, values.
 func mergeUsing(jointype, name string, l, r rcol) rcol {
 	t := commonType([]typ{l.t, r.t})
 	switch jointype {
@@ -469,7 +470,8 @@ func mergeUsing(jointype, name string, l, r rcol) rcol {
 		}
 		return c
 	}
-	c := rcol{name: name, t: t, notNull: l.notNull || r.notNull}
+	// COALESCE(l, r): a row from one side only carries that side's value.
+	c := rcol{name: name, t: t, notNull: l.notNull && r.notNull}
 	if l.snapType != "" && l.snapType == r.snapType && l.t.same(r.t) {
 		c.snapType = l.snapType
 	}

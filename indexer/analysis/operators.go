@@ -26,7 +26,8 @@ func (s *state) aExpr(lv *level, a *aExpr) expr {
 		}
 		if a.Lexpr == nil {
 			r := s.expr(lv, a.Rexpr)
-			return expr{t: prefixOp(op, r.t), notNull: r.notNull && op != ""}
+			t := prefixOp(op, r.t)
+			return expr{t: t, notNull: r.notNull && t.known()}
 		}
 		l, r := s.expr(lv, a.Lexpr), s.expr(lv, a.Rexpr)
 		if isComparison(op) {
@@ -160,7 +161,8 @@ func binop(op string, l, r expr) (t typ, strict bool) {
 		"@>", "<@", "&&", "?", "?|", "?&", "@?", "@@", "^@", "-|-", "&<", "&>":
 		return tBool, true
 	case "||":
-		return concatType(lt, rt), true
+		t := concatType(lt, rt)
+		return t, t.known()
 	case "->":
 		if lt.isJSON() {
 			return lt.plain(), false
@@ -185,7 +187,8 @@ func binop(op string, l, r expr) (t typ, strict bool) {
 		if op == "-" && lt.base == "jsonb" {
 			return tJSONB, true
 		}
-		return arith(op, lt, rt), true
+		t := arith(op, lt, rt)
+		return t, t.known()
 	case "^":
 		if lt.isNumeric() || rt.isNumeric() {
 			if lt.base == "numeric" || rt.base == "numeric" {
@@ -207,7 +210,9 @@ func binop(op string, l, r expr) (t typ, strict bool) {
 			return lt.plain(), true
 		}
 	}
-	return tUnknown, true
+	// An operator the analysis does not type may be anyone's (a user's can
+	// return NULL for any input): nullable.
+	return tUnknown, false
 }
 
 // concatType types ||: text when either side is a string (and neither an
