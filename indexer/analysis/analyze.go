@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -93,10 +92,8 @@ func (a *Analyzer) Analyze(ctx context.Context, c *Catalog, l Logic) (res Analys
 	if rw.Complete {
 		s.paramProblems(l)
 	}
-	sort.SliceStable(s.problems, func(i, j int) bool {
-		pi, pj := s.problems[i].Position, s.problems[j].Position
-		return pi != 0 && (pj == 0 || pi < pj)
-	})
+	// Problems stay in the order the analysis met them, which follows
+	// PostgreSQL's: the first is the one PostgreSQL reports.
 	res.Problems = append(res.Problems, s.problems...)
 	switch {
 	case s.abort != "":

@@ -321,8 +321,25 @@ var constructCases = []analyzeCase{
 			Tables:    []TableAccess{{"orders", "main", "read"}, {"users", "main", "read"}},
 			Result: []ResultColumn{
 				{"id", "integer", false, src("users", "id")},
-				{"n", "bigint", true, nil},
+				{"n", "bigint", false, nil},
 				{"has", "boolean", false, nil},
+			},
+			Bindings: []Binding{},
+			Problems: []Problem{},
+		},
+	},
+	{
+		name: "a scalar subquery of an aggregate always returns one row",
+		sql:  `SELECT u.id, (SELECT count(*) FROM orders o WHERE o.user_id = u.id) AS n, (SELECT coalesce(sum(total), 0) FROM orders o WHERE o.user_id = u.id) AS spent, (SELECT max(total) FROM orders o WHERE o.user_id = u.id) AS biggest, (SELECT count(*) FROM orders o GROUP BY user_id LIMIT 1) AS grouped FROM users u`,
+		want: Analysis{
+			Statement: "select",
+			Tables:    []TableAccess{{"orders", "main", "read"}, {"users", "main", "read"}},
+			Result: []ResultColumn{
+				{"id", "integer", false, src("users", "id")},
+				{"n", "bigint", false, nil},
+				{"spent", "numeric", false, nil},
+				{"biggest", "numeric", true, nil},
+				{"grouped", "bigint", true, nil},
 			},
 			Bindings: []Binding{},
 			Problems: []Problem{},

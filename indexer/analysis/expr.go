@@ -397,7 +397,8 @@ func (s *state) subLink(lv *level, sl *subLink) expr {
 		return expr{t: tBool, notNull: true}
 	case "EXPR_SUBLINK":
 		if known && len(cols) == 1 {
-			return expr{t: cols[0].t}
+			// One row always comes back from an aggregate without GROUP BY.
+			return expr{t: cols[0].t, notNull: cols[0].notNull && oneRow(sl.Subselect)}
 		}
 		return expr{}
 	case "ARRAY_SUBLINK":
@@ -410,4 +411,29 @@ func (s *state) subLink(lv *level, sl *subLink) expr {
 		return expr{t: tBool}
 	}
 	return expr{}
+}
+
+// oneRow reports a subquery that always returns exactly one row: a plain
+// SELECT without GROUP BY, HAVING, LIMIT or OFFSET whose single result is
+// an aggregate (count, sum, ...) or a COALESCE starting with one.
+func oneRow(n *node) bool {
+	if n == nil || n.SelectStmt == nil {
+		return false
+	}
+	st := n.SelectStmt
+	if (st.Op != "" && st.Op != "SETOP_NONE") || len(st.GroupClause) > 0 || st.HavingClause != nil ||
+		st.LimitCount != nil || st.LimitOffset != nil || len(st.ValuesLists) > 0 || len(st.TargetList) != 1 ||
+		st.TargetList[0].ResTarget == nil {
+		return false
+	}
+	v := st.TargetList[0].ResTarget.Val
+	if v != nil && v.CoalesceExpr != nil && len(v.CoalesceExpr.Args) > 0 {
+		v = v.CoalesceExpr.Args[0]
+	}
+	if v == nil || v.FuncCall == nil || v.FuncCall.Over != nil {
+		return false
+	}
+	names := strs(v.FuncCall.Funcname)
+	_, agg := aggregates[names[len(names)-1]]
+	return agg && (len(names) == 1 || names[0] == "pg_catalog")
 }

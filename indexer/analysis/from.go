@@ -361,10 +361,12 @@ func (s *state) join(lv *level, j *joinExpr) (*item, []*item) {
 		}
 	}
 
+	// ON sees the two sides' items as they are (not the join's own columns,
+	// which would count every name twice).
 	all := append(append([]*item(nil), litems...), ritems...)
 	if j.Quals != nil {
 		saved := lv.onItems
-		lv.onItems = append(append([]*item(nil), all...), jt)
+		lv.onItems = all
 		s.expr(lv, j.Quals)
 		lv.onItems = saved
 	}

@@ -102,6 +102,15 @@ var functions = map[string]fn{
 		}
 		return tUnknown, strict, false
 	},
+	// Network addresses and text search.
+	"host": fixed(tText, strict), "abbrev": fixed(tText, strict), "network": fixed(typ{base: "cidr"}, strict),
+	"family": fixed(tInt, strict), "masklen": fixed(tInt, strict),
+	"set_masklen": sameAsFirst(strict, func(t typ) bool { return t.base == "inet" || t.base == "cidr" }),
+	"to_tsvector": fixed(typ{base: "tsvector"}, strict), "to_tsquery": fixed(typ{base: "tsquery"}, strict),
+	"plainto_tsquery": fixed(typ{base: "tsquery"}, strict), "websearch_to_tsquery": fixed(typ{base: "tsquery"}, strict),
+	"phraseto_tsquery": fixed(typ{base: "tsquery"}, strict),
+	"ts_rank": fixed(tReal, strict), "ts_rank_cd": fixed(tReal, strict),
+	"pg_size_pretty": fixed(tText, strict),
 	// Other.
 	"gen_random_uuid": fixed(tUUID, never),
 }

@@ -159,6 +159,14 @@ func (s *state) insertStmt(parent *level, st *insertStmt) ([]rcol, bool) {
 		rowsOK = false
 		s.unjudged("an INSERT source of type %s is not analysed", sel.kind())
 	}
+	if oc := st.OnConflictClause; oc != nil {
+		s.onConflict(lv, target, oc)
+	}
+	rl := &level{parent: lv, items: []*item{target}}
+	result, known := s.returning(rl, st.ReturningList)
+
+	// Last: PostgreSQL raises this one when the INSERT runs, after any
+	// error of its analysis.
 	if colsOK && rowsOK && (len(cols) == nvals || st.SelectStmt == nil) {
 		for i, c := range target.table.cols {
 			if c.notNull && !c.hasDefault && !named[i] {
@@ -167,12 +175,7 @@ func (s *state) insertStmt(parent *level, st *insertStmt) ([]rcol, bool) {
 			}
 		}
 	}
-
-	if oc := st.OnConflictClause; oc != nil {
-		s.onConflict(lv, target, oc)
-	}
-	rl := &level{parent: lv, items: []*item{target}}
-	return s.returning(rl, st.ReturningList)
+	return result, known
 }
 
 // isPlainValues reports a bare VALUES list (no ORDER BY, LIMIT, WITH).
@@ -229,11 +232,16 @@ func (s *state) updateStmt(parent *level, st *updateStmt) ([]rcol, bool) {
 	}
 	rw := true
 	target := s.rangeVar(lv, st.Relation, &rw)
+	// As transformUpdateStmt: FROM cannot see the target (but LATERAL
+	// items may name it), then WHERE, RETURNING and SET.
+	target.lateralOnly = true
 	lv.items = append(lv.items, target)
 	s.fromClause(lv, st.FromClause)
-	s.setList(lv, target, st.TargetList)
+	target.lateralOnly = false
 	s.expr(lv, st.WhereClause)
-	return s.returning(lv, st.ReturningList)
+	cols, known := s.returning(lv, st.ReturningList)
+	s.setList(lv, target, st.TargetList)
+	return cols, known
 }
 
 // deleteStmt analyses a DELETE: target, USING, WHERE, RETURNING.
@@ -249,8 +257,10 @@ func (s *state) deleteStmt(parent *level, st *deleteStmt) ([]rcol, bool) {
 	}
 	rw := true
 	target := s.rangeVar(lv, st.Relation, &rw)
+	target.lateralOnly = true
 	lv.items = append(lv.items, target)
 	s.fromClause(lv, st.UsingClause)
+	target.lateralOnly = false
 	s.expr(lv, st.WhereClause)
 	return s.returning(lv, st.ReturningList)
 }

@@ -32,30 +32,47 @@ func (s *state) selectStmt(parent *level, st *selectStmt, resolve bool) ([]rcol,
 		cols, known = s.values(lv, st.ValuesLists)
 		lv.targets = targetsOf(cols)
 	default:
+		// In PostgreSQL's order (transformSelectStmt), so that the first
+		// problem is the one PostgreSQL reports.
 		s.fromClause(lv, st.FromClause)
-		s.expr(lv, st.WhereClause)
 		lv.groupingSets = hasGroupingSets(st.GroupClause)
 		cols, known = s.targetList(lv, st.TargetList)
-		s.groupBy(lv, st.GroupClause)
+		s.expr(lv, st.WhereClause)
 		s.expr(lv, st.HavingClause)
-		for _, w := range st.WindowClause {
-			if w.WindowDef != nil {
-				s.windowDef(lv, w.WindowDef)
-			}
-		}
+		s.sortClause(lv, st)
+		s.groupBy(lv, st.GroupClause)
 		for _, d := range st.DistinctClause {
 			if !d.isEmpty() {
 				s.sortKey(lv, d, false)
 			}
 		}
+		s.expr(lv, st.LimitOffset)
+		s.expr(lv, st.LimitCount)
+		for _, w := range st.WindowClause {
+			if w.WindowDef != nil {
+				s.windowDef(lv, w.WindowDef)
+			}
+		}
+		return s.resolved(cols, resolve), known
 	}
+	s.sortClause(lv, st)
+	s.expr(lv, st.LimitOffset)
+	s.expr(lv, st.LimitCount)
+	return s.resolved(cols, resolve), known
+}
+
+// sortClause analyses ORDER BY.
+func (s *state) sortClause(lv *level, st *selectStmt) {
 	for _, o := range st.SortClause {
 		if o.SortBy != nil {
 			s.sortKey(lv, o.SortBy.Node, st.Op != "" && st.Op != "SETOP_NONE")
 		}
 	}
-	s.expr(lv, st.LimitCount)
-	s.expr(lv, st.LimitOffset)
+}
+
+// resolved turns untyped literals of a result into text when resolve is
+// set, as PostgreSQL does everywhere but in a set operation's branches.
+func (s *state) resolved(cols []rcol, resolve bool) []rcol {
 	if resolve {
 		for i := range cols {
 			if cols[i].t.lit {
@@ -63,7 +80,7 @@ func (s *state) selectStmt(parent *level, st *selectStmt, resolve bool) ([]rcol,
 			}
 		}
 	}
-	return cols, known
+	return cols
 }
 
 // targetsOf lists result columns as ORDER BY names.

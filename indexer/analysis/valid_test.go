@@ -116,6 +116,8 @@ var validSQL = []string{
 	`SELECT * FROM users u WHERE u.id = (SELECT user_id FROM orders WHERE id = :id)`,
 	`SELECT nextval('orders_id_seq')`,
 	`SELECT id FROM users WHERE xmin::text::bigint > 0`,
+	`SELECT 1 FROM users JOIN orders ON email = note`,
+	`SELECT d::date AS day, count(i.qty) FROM generate_series(current_date, current_date + 6, interval '1 day') AS d LEFT JOIN items i ON i.qty = extract(day FROM d) GROUP BY d ORDER BY d`,
 }
 
 // TestNoFalseProblems: a logic PostgreSQL accepts never gets a problem.
