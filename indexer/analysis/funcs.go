@@ -109,7 +109,7 @@ var functions = map[string]fn{
 	"to_tsvector": fixed(typ{base: "tsvector"}, strict), "to_tsquery": fixed(typ{base: "tsquery"}, strict),
 	"plainto_tsquery": fixed(typ{base: "tsquery"}, strict), "websearch_to_tsquery": fixed(typ{base: "tsquery"}, strict),
 	"phraseto_tsquery": fixed(typ{base: "tsquery"}, strict),
-	"ts_rank": fixed(tReal, strict), "ts_rank_cd": fixed(tReal, strict),
+	"ts_rank":          fixed(tReal, strict), "ts_rank_cd": fixed(tReal, strict),
 	"pg_size_pretty": fixed(tText, strict),
 	// Other.
 	"gen_random_uuid": fixed(tUUID, never),
