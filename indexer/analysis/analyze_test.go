@@ -654,6 +654,22 @@ var constructCases = []analyzeCase{
 		},
 	},
 	{
+		name: "set-returning functions in the result list",
+		sql:  `SELECT o.id, unnest(tags) AS tag, generate_series(1, 3) AS n, jsonb_object_keys(settings) AS k FROM orders o, users u`,
+		want: Analysis{
+			Statement: "select",
+			Tables:    []TableAccess{{"orders", "main", "read"}, {"users", "main", "read"}},
+			Result: []ResultColumn{
+				{"id", "bigserial", false, src("orders", "id")},
+				{"tag", "text", true, nil},
+				{"n", "integer", true, nil},
+				{"k", "text", true, nil},
+			},
+			Bindings: []Binding{},
+			Problems: []Problem{},
+		},
+	},
+	{
 		name: "unknown functions leave the type unknown, never a problem",
 		sql:  `SELECT my_func(id), public.other_func() FROM users`,
 		want: Analysis{

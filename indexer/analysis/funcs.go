@@ -111,6 +111,12 @@ var functions = map[string]fn{
 	"phraseto_tsquery": fixed(typ{base: "tsquery"}, strict),
 	"ts_rank":          fixed(tReal, strict), "ts_rank_cd": fixed(tReal, strict),
 	"pg_size_pretty": fixed(tText, strict),
+	// Set-returning functions in a result list: a row per element.
+	"unnest": srfFn("unnest"), "generate_series": srfFn("generate_series"),
+	"jsonb_array_elements": srfFn("jsonb_array_elements"), "json_array_elements": srfFn("json_array_elements"),
+	"jsonb_array_elements_text": srfFn("jsonb_array_elements_text"), "json_array_elements_text": srfFn("json_array_elements_text"),
+	"jsonb_object_keys": srfFn("jsonb_object_keys"), "json_object_keys": srfFn("json_object_keys"),
+	"regexp_matches": fixed(tText.array(), nullable), "regexp_split_to_table": fixed(tText, nullable),
 	// Other.
 	"gen_random_uuid": fixed(tUUID, never),
 }
@@ -151,6 +157,19 @@ var windowFunctions = map[string]fn{
 	"first_value":  sameAsFirst(nullable, nil),
 	"last_value":   sameAsFirst(nullable, nil),
 	"nth_value":    sameAsFirst(nullable, nil),
+}
+
+// srfFn types a set-returning function of one column in a result list
+// as setReturning types it in FROM. It is nullable whatever it returns:
+// beside a longer set-returning function its rows run out as NULLs.
+func srfFn(name string) fn {
+	return func(a []typ) (typ, nulls, bool) {
+		cols, _, ok := setReturning(name, a)
+		if !ok || len(cols) != 1 {
+			return tUnknown, nullable, false
+		}
+		return cols[0].t, nullable, true
+	}
 }
 
 func concatWS(a []typ) (typ, nulls, bool) { return tText, strict, true } // NULL only for a NULL separator: strict over it
