@@ -1,0 +1,222 @@
+package analysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Schema is what the analysis knows of one release: its connections and
+// tables. The caller builds it from the release model.
+type Schema struct {
+	Connections []Connection
+	Tables      []Table
+}
+
+// Connection is one of the release's connections.
+type Connection struct {
+	Name, Engine string
+}
+
+// Table is one table of the release.
+type Table struct {
+	Connection, Name string
+	Columns          []Column
+	PrimaryKey       []string
+	Unique           [][]string // column lists of unique indexes
+}
+
+// Column is one column of a table.
+type Column struct {
+	Name, Type string // Type exactly as the snapshot states it
+	Nullable   bool
+	HasDefault bool
+	Enum       []string
+}
+
+// Logic is one logic to analyse: its SQL with `:name` placeholders and its
+// declared params.
+type Logic struct {
+	Name, SQL string
+	Params    []Param
+}
+
+// Param is one declared param of a logic.
+type Param struct {
+	Name, Type string
+	Required   bool
+}
+
+// Analysis is what the analysis found for one logic: exactly SPEC §11's
+// "analysis" object, plus whether the logic was judged.
+type Analysis struct {
+	Statement string         `json:"statement"`
+	Tables    []TableAccess  `json:"tables"`
+	Result    []ResultColumn `json:"result"` // nil: the statement returns no rows
+	Bindings  []Binding      `json:"bindings"`
+	Problems  []Problem      `json:"problems"`
+	// Unjudged says why the logic, or a part of it, was not judged ("" when
+	// it was judged whole). Problems listed are certain either way; when
+	// Unjudged is set, others may have been missed, and Result is nil when
+	// the shape of a row could not be known.
+	Unjudged string `json:"-"`
+}
+
+// TableAccess is one table the statement touches.
+type TableAccess struct {
+	Table      string `json:"table"`
+	Connection string `json:"connection"`
+	Access     string `json:"access"` // read, write or read_write
+}
+
+// ResultColumn is one column of a row of the statement's answer.
+type ResultColumn struct {
+	Name     string  `json:"name"`
+	Type     string  `json:"type"`
+	Nullable bool    `json:"nullable"`
+	Source   *Source `json:"source,omitempty"`
+}
+
+// Source names the table column a result column is.
+type Source struct {
+	Table  string `json:"table"`
+	Column string `json:"column"`
+}
+
+// Binding is a placeholder compared with or assigned to a column.
+type Binding struct {
+	Param  string `json:"param"`
+	Table  string `json:"table"`
+	Column string `json:"column"`
+}
+
+// Problem is a certain defect of the logic against its release.
+type Problem struct {
+	Code     string `json:"code"`
+	Message  string `json:"message"`
+	Position int    `json:"position,omitempty"` // 1-based character offset in the SQL
+}
+
+// Problem codes (SPEC §11).
+const (
+	CodeSyntax          = "SYNTAX"
+	CodeUnknownTable    = "UNKNOWN_TABLE"
+	CodeUnknownColumn   = "UNKNOWN_COLUMN"
+	CodeAmbiguousTable  = "AMBIGUOUS_TABLE"
+	CodeAmbiguousColumn = "AMBIGUOUS_COLUMN"
+	CodeUndeclaredParam = "UNDECLARED_PARAM"
+	CodeUnusedParam     = "UNUSED_PARAM"
+	CodeParamType       = "PARAM_TYPE"
+	CodeMissingColumn   = "MISSING_COLUMN"
+)
+
+// Statement kinds.
+const (
+	StatementSelect = "select"
+	StatementInsert = "insert"
+	StatementUpdate = "update"
+	StatementDelete = "delete"
+	StatementMerge  = "merge"
+	StatementOther  = "other"
+)
+
+// Options configures an Analyzer.
+type Options struct {
+	// CacheDir keeps wazero's compilation of the parser between processes
+	// (created when missing). Empty: compile in memory, every process.
+	CacheDir string
+	// Timeout bounds the analysis of one logic; past it the logic is left
+	// unjudged. Zero means DefaultTimeout.
+	Timeout time.Duration
+}
+
+// DefaultTimeout bounds one logic's analysis when Options.Timeout is zero.
+const DefaultTimeout = time.Second
+
+// MaxSQL is the longest SQL analysed (SPEC §5's bound on a logic's SQL);
+// longer SQL is left unjudged.
+const MaxSQL = 48 << 10
+
+// Analyzer owns PostgreSQL's parser. It is safe for concurrent use: each
+// concurrent call gets its own parser instance, all sharing one compiled
+// module. Nothing is compiled until the first Analyze (or Prepare).
+type Analyzer struct {
+	p       *pgParser
+	timeout time.Duration
+}
+
+// New returns an Analyzer. It is cheap: the parser is compiled at the first
+// Analyze or Prepare.
+func New(ctx context.Context, opts Options) (*Analyzer, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	t := opts.Timeout
+	if t <= 0 {
+		t = DefaultTimeout
+	}
+	return &Analyzer{p: newPGParser(opts.CacheDir), timeout: t}, nil
+}
+
+// Prepare compiles the parser now (from the compilation cache when it holds
+// it) and makes one parser instance, so the first Analyze pays nothing.
+func (a *Analyzer) Prepare(ctx context.Context) error {
+	in, err := a.p.get(ctx, &a.p.fast)
+	if err != nil {
+		return fmt.Errorf("prepare parser: %w", err)
+	}
+	a.p.put(in)
+	return nil
+}
+
+// Close releases the parser. Analyze after Close leaves logics unjudged.
+func (a *Analyzer) Close() error {
+	return a.p.close()
+}
+
+// Rewrite finds the placeholders of sql with PostgreSQL's scanner and
+// replaces them by $n (see Rewrite). declared, when not nil, tells which
+// names are declared params (only those count between square brackets).
+// The error is not nil only when the parser failed; SQL the scanner rejects
+// gives a Rewrite with Complete false.
+func (a *Analyzer) Rewrite(ctx context.Context, sql string, declared func(name string) bool) (*Rewrite, error) {
+	if err := a.p.ready(ctx); err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, a.timeout)
+	defer cancel()
+	return a.rewrite(ctx, sql, declared)
+}
+
+func (a *Analyzer) rewrite(ctx context.Context, sql string, declared func(string) bool) (*Rewrite, error) {
+	var pe *pgError
+	prefix := sql
+	for range 3 {
+		pb, err := a.p.scanTokens(ctx, prefix)
+		if errors.As(err, &pe) {
+			// Search the part before the token the scanner rejected.
+			cut := byteOffset(prefix, pe.Cursorpos)
+			if pe.Cursorpos <= 0 || cut >= len(prefix) {
+				cut = 0
+			}
+			prefix = prefix[:cut]
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		toks, err := decodeScan(pb)
+		if err != nil {
+			return nil, err
+		}
+		r := rewriteTokens(prefix, toks, declared)
+		if len(prefix) < len(sql) {
+			r.Complete = false
+			r.SQL += sql[len(prefix):]
+			r.original = sql
+		}
+		return r, nil
+	}
+	return &Rewrite{SQL: sql, original: sql}, nil
+}

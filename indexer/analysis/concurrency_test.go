@@ -1,0 +1,57 @@
+package analysis
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestConcurrentAnalyze analyses the same logics from several goroutines
+// at once (run it with -race): every answer equals the one-goroutine
+// answer.
+func TestConcurrentAnalyze(t *testing.T) {
+	a := testAnalyzer(t)
+	c := NewCatalog(shopSchema())
+	logics := make([]Logic, 0, len(constructCases))
+	for _, tt := range constructCases {
+		if tt.schema == nil {
+			logics = append(logics, Logic{SQL: tt.sql, Params: tt.params})
+		}
+	}
+	// One logic with a syntax error, to exercise the parser's jump back.
+	logics = append(logics, Logic{SQL: "SELECT * FORM users"})
+	want := make([]Analysis, len(logics))
+	for i, l := range logics {
+		want[i] = a.Analyze(context.Background(), c, l)
+	}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range logics {
+				k := (i + g*7) % len(logics)
+				got := a.Analyze(context.Background(), c, logics[k])
+				if diff := cmp.Diff(want[k], got); diff != "" {
+					t.Errorf("goroutine %d, %q (-want +got):\n%s", g, logics[k].SQL, diff)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// BenchmarkNewCatalog builds the lookups of a 10,000-table release.
+func BenchmarkNewCatalog(b *testing.B) {
+	s := &Schema{Connections: []Connection{{Name: "main", Engine: "postgres"}}}
+	big := benchSchema()
+	for i := range 10_000 {
+		t := big.Tables[i%len(big.Tables)]
+		t.Name = t.Name + "_" + itoa(i)
+		s.Tables = append(s.Tables, t)
+	}
+	b.ReportAllocs()
+	for range b.N {
+		NewCatalog(s)
+	}
+}

@@ -1,0 +1,13 @@
+// Package analysis understands a logic's SQL against its release's schema
+// (SPEC §11): which tables it reads and writes, what a row of its answer
+// looks like, where each parameter goes, and the problems PostgreSQL would
+// certainly raise. The SQL is parsed with PostgreSQL's own grammar
+// (libpg_query, compiled to WebAssembly and run by wazero, so no cgo); the
+// package resolves names and types itself, as PostgreSQL's parse analysis
+// does, for the constructs it knows, and leaves the rest unjudged rather
+// than guess: a problem is reported only when it is certain.
+//
+// The package is a leaf: it imports nothing of hubsnap and no SQLite. The
+// caller builds a Schema from the release model, a Catalog once per release,
+// and calls Analyze per logic. docs/analysis.md describes the rules.
+package analysis

@@ -1,0 +1,182 @@
+package analysis
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Placeholder is one `:name` of a logic's SQL.
+type Placeholder struct {
+	Name       string // as written, without the colon
+	Number     int    // its $n in the rewritten SQL
+	Start, End int    // byte offsets of ":name" in the original SQL
+}
+
+// Rewrite is a logic's SQL with every `:name` placeholder replaced by
+// `$n` for PostgreSQL's parser, and the way back to the original text.
+// The same name always gets the same number.
+type Rewrite struct {
+	// SQL is the text handed to the parser.
+	SQL string
+	// Placeholders lists every placeholder in order of appearance.
+	Placeholders []Placeholder
+	// Names holds the name of each $n: Names[n-1]. Numbers up to
+	// Positional belong to the SQL's own $n and have no name.
+	Names []string
+	// Positional is the highest $n the original SQL writes itself (0 when
+	// it writes none); placeholders are numbered after it.
+	Positional int
+	// Complete is false when PostgreSQL's scanner rejected the SQL: only the
+	// part before the rejected token was searched; the rest is unchanged.
+	Complete bool
+
+	original string
+	edits    []edit // sorted by position
+}
+
+// edit is one replaced span: [rewStart, rewEnd) of SQL stands for
+// [origStart, origEnd) of the original.
+type edit struct {
+	rewStart, rewEnd, origStart, origEnd int
+}
+
+// OriginalOffset maps a byte offset in r.SQL to the byte offset in the
+// original SQL; an offset inside a `$n` maps to the start of its `:name`.
+func (r *Rewrite) OriginalOffset(offset int) int {
+	if offset < 0 {
+		return 0
+	}
+	i := sort.Search(len(r.edits), func(i int) bool { return r.edits[i].rewStart > offset }) - 1
+	var orig int
+	switch {
+	case i < 0:
+		orig = offset
+	case offset < r.edits[i].rewEnd:
+		orig = r.edits[i].origStart
+	default:
+		orig = offset - r.edits[i].rewEnd + r.edits[i].origEnd
+	}
+	return min(orig, len(r.original))
+}
+
+// Position maps a byte offset in r.SQL to a 1-based character offset in
+// the original SQL, the unit of a problem's position.
+func (r *Rewrite) Position(offset int) int {
+	return charPosition(r.original, r.OriginalOffset(offset))
+}
+
+// charPosition is the 1-based character offset of byte offset off in s.
+func charPosition(s string, off int) int {
+	off = min(max(off, 0), len(s))
+	return utf8.RuneCountInString(s[:off]) + 1
+}
+
+// byteOffset is the byte offset of the 1-based character position pos in s
+// (PostgreSQL reports error cursors in characters).
+func byteOffset(s string, pos int) int {
+	if pos <= 1 {
+		return 0
+	}
+	n := 1
+	for i := range s {
+		if n == pos {
+			return i
+		}
+		n++
+	}
+	return len(s)
+}
+
+// rewriteTokens replaces placeholders among the scanner's tokens of sql.
+// A placeholder is a ':' token immediately followed by a word (an
+// identifier or a keyword, unquoted): never a `::` cast (one TYPECAST
+// token), nor anything inside a string, a quoted identifier, a comment or
+// a dollar-quoted body (each one token, or none). Between square brackets
+// `[lo:hi]` is an array slice, so there a word counts only when it is a
+// declared param.
+func rewriteTokens(sql string, toks []token, declared func(string) bool) *Rewrite {
+	r := &Rewrite{original: sql, Complete: true}
+	for _, t := range toks {
+		if t.kind == tokParam && t.end <= len(sql) && t.start+1 < t.end {
+			if n, err := strconv.Atoi(sql[t.start+1 : t.end]); err == nil && n > r.Positional {
+				r.Positional = n
+			}
+		}
+	}
+	for range r.Positional {
+		r.Names = append(r.Names, "")
+	}
+	numbers := map[string]int{}
+	var b strings.Builder
+	last, depth := 0, 0
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		switch t.kind {
+		case tokLBracket:
+			depth++
+		case tokRBracket:
+			depth = max(depth-1, 0)
+		}
+		if t.kind != tokColon || i+1 >= len(toks) {
+			continue
+		}
+		w := toks[i+1]
+		if w.start != t.end || (w.kind != tokIdent && !w.keyword) || w.end > len(sql) {
+			continue
+		}
+		name := sql[w.start:w.end]
+		if !isPlainWord(name) || (depth > 0 && (declared == nil || !declared(name))) {
+			continue
+		}
+		n, ok := numbers[name]
+		if !ok {
+			n = len(r.Names) + 1
+			numbers[name] = n
+			r.Names = append(r.Names, name)
+		}
+		r.Placeholders = append(r.Placeholders, Placeholder{Name: name, Number: n, Start: t.start, End: w.end})
+		b.WriteString(sql[last:t.start])
+		e := edit{rewStart: b.Len(), origStart: t.start, origEnd: w.end}
+		if t.start > 0 && isIdentByte(sql[t.start-1]) {
+			b.WriteByte(' ') // keep `a:b` from becoming the identifier a$1
+		}
+		b.WriteByte('$')
+		b.WriteString(strconv.Itoa(n))
+		e.rewEnd = b.Len()
+		r.edits = append(r.edits, e)
+		last = w.end
+		i++
+	}
+	if len(r.edits) == 0 {
+		r.SQL = sql
+		return r
+	}
+	b.WriteString(sql[last:])
+	r.SQL = b.String()
+	return r
+}
+
+// isPlainWord reports whether s is an unquoted identifier: a letter or _
+// then letters, digits, _ or $ (bytes >= 0x80 count as letters, as in
+// PostgreSQL's scanner).
+func isPlainWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	c := s[0]
+	if !(c == '_' || c >= 0x80 || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z')) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isIdentByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= 0x80 || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
+}

@@ -1,0 +1,95 @@
+package analysis
+
+import (
+	"errors"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// Tokens of PostgreSQL's scanner that placeholders care about (the values
+// of pg_query's Token enum for PostgreSQL 17).
+const (
+	tokColon    = 58  // ':'
+	tokLBracket = 91  // '['
+	tokRBracket = 93  // ']'
+	tokIdent    = 258 // IDENT
+	tokParam    = 267 // PARAM ($n)
+)
+
+// token is one token of PostgreSQL's scanner: byte offsets into the SQL,
+// the token kind, and whether it is a keyword.
+type token struct {
+	start, end int
+	kind       int
+	keyword    bool
+}
+
+var errScanDecode = errors.New("scan result: malformed protobuf")
+
+// decodeScan decodes pg_query's ScanResult {version = 1; repeated
+// ScanToken tokens = 2} with ScanToken {start = 1; end = 2; token = 4;
+// keyword_kind = 5}.
+func decodeScan(b []byte) ([]token, error) {
+	var toks []token
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return nil, errScanDecode
+		}
+		b = b[n:]
+		if num == 2 && typ == protowire.BytesType {
+			msg, n := protowire.ConsumeBytes(b)
+			if n < 0 {
+				return nil, errScanDecode
+			}
+			b = b[n:]
+			t, err := decodeToken(msg)
+			if err != nil {
+				return nil, err
+			}
+			toks = append(toks, t)
+			continue
+		}
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return nil, errScanDecode
+		}
+		b = b[n:]
+	}
+	return toks, nil
+}
+
+func decodeToken(b []byte) (token, error) {
+	var t token
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return t, errScanDecode
+		}
+		b = b[n:]
+		if typ != protowire.VarintType {
+			n = protowire.ConsumeFieldValue(num, typ, b)
+			if n < 0 {
+				return t, errScanDecode
+			}
+			b = b[n:]
+			continue
+		}
+		v, n := protowire.ConsumeVarint(b)
+		if n < 0 {
+			return t, errScanDecode
+		}
+		b = b[n:]
+		switch num {
+		case 1:
+			t.start = int(int32(v))
+		case 2:
+			t.end = int(int32(v))
+		case 4:
+			t.kind = int(int32(v))
+		case 5:
+			t.keyword = v != 0
+		}
+	}
+	return t, nil
+}
