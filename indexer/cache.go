@@ -142,6 +142,11 @@ func Exists(dir string) bool {
 	return err == nil
 }
 
+// ReadOnly is why this process cannot change the cache, which it then
+// reads as it is (a read-only mount, another user's cache, a full disk),
+// or nil.
+func (c *Cache) ReadOnly() error { return c.readOnly }
+
 // Store returns the index, for reading.
 func (c *Cache) Store() *store.Store { return c.store }
 

@@ -2,6 +2,7 @@ package indexer
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,6 +32,8 @@ func statOf(info os.FileInfo) fileStat {
 }
 
 // stale tells whether the index may disagree with the release files.
+// What this process may not read (another user's folder or .current file,
+// in a shared cache) is taken to agree: the index is all it can know.
 func (c *Cache) stale(ctx context.Context) (bool, error) {
 	known, err := c.store.IndexedFiles(ctx)
 	if err != nil {
@@ -40,8 +43,11 @@ func (c *Cache) stale(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	files, pointers := c.scanFiles()
-	for key, st := range files {
+	sc := c.scanFiles()
+	if sc.blind {
+		return false, nil
+	}
+	for key, st := range sc.files {
 		was, ok := known[key]
 		if (!ok || was.Size != st.size || was.MTime != st.mtime) && !c.invalid.has(c.releaseFile(key.Project, key.ID), st) {
 			return true, nil
@@ -49,46 +55,67 @@ func (c *Cache) stale(ctx context.Context) (bool, error) {
 	}
 	valid := map[store.ReleaseKey]string{}
 	for key, was := range known {
-		if _, ok := files[key]; !ok {
+		if _, ok := sc.files[key]; !ok && !sc.unknown[key.Project] {
 			return true, nil // a file is gone
 		}
 		valid[key] = was.Environment
 	}
-	return !slices.Equal(have, mirrored(pointers, valid)), nil
+	hidden := func(p store.Pointer) bool { return sc.unknown[p.Project] }
+	want := slices.DeleteFunc(mirrored(sc.pointers, valid), hidden)
+	return !slices.Equal(slices.DeleteFunc(have, hidden), want), nil
+}
+
+// scan is what the cheap check saw of the release files.
+type scan struct {
+	files    map[store.ReleaseKey]fileStat
+	pointers []store.Pointer
+	unknown  map[string]bool // projects whose folder or pointers could not be read
+	blind    bool            // releases/ could not be read
 }
 
 // scanFiles lists the release files of the cache and reads its .current
 // files, as the reconcile would, without a word about what it skips.
-func (c *Cache) scanFiles() (map[store.ReleaseKey]fileStat, []store.Pointer) {
-	files := map[store.ReleaseKey]fileStat{}
-	var pointers []store.Pointer
+func (c *Cache) scanFiles() scan {
+	sc := scan{files: map[store.ReleaseKey]fileStat{}, unknown: map[string]bool{}}
 	root := filepath.Join(c.dir, releasesDir)
 	if realDir(root) != nil {
-		return files, nil
+		return sc
 	}
-	projects, _ := os.ReadDir(root)
+	projects, err := os.ReadDir(root)
+	if err != nil {
+		sc.blind = !errors.Is(err, os.ErrNotExist)
+		return sc
+	}
 	for _, p := range projects {
 		if !p.IsDir() || !ValidName(p.Name()) {
 			continue
 		}
 		dir := filepath.Join(root, p.Name())
-		entries, _ := os.ReadDir(dir)
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			sc.unknown[p.Name()] = true
+			continue
+		}
 		for _, e := range entries {
 			if !e.Type().IsRegular() {
 				continue
 			}
 			if env, ok := splitName(e.Name(), currentExt); ok {
-				if id, err := readPointer(filepath.Join(dir, e.Name())); err == nil {
-					pointers = append(pointers, store.Pointer{Project: p.Name(), Environment: env, ID: id})
+				id, err := readPointer(filepath.Join(dir, e.Name()))
+				switch {
+				case err == nil:
+					sc.pointers = append(sc.pointers, store.Pointer{Project: p.Name(), Environment: env, ID: id})
+				case errors.Is(err, os.ErrPermission):
+					sc.unknown[p.Name()] = true
 				}
 			} else if id, ok := splitName(e.Name(), releaseExt); ok {
 				if info, err := e.Info(); err == nil {
-					files[store.ReleaseKey{Project: p.Name(), ID: id}] = statOf(info)
+					sc.files[store.ReleaseKey{Project: p.Name(), ID: id}] = statOf(info)
 				}
 			}
 		}
 	}
-	return files, pointers
+	return sc
 }
 
 // invalidFiles are the release files the last reconcile skipped, with
