@@ -73,6 +73,10 @@ func TestReleaseFolderLinkIsRefused(t *testing.T) {
 			symlink(t, target, link)
 			err := importErr(t, dir, shopDoc(t, "rel_42", 42, nil))
 			wantLinkError(t, "import", err, link)
+			h := newHub(t)
+			h.Add("shop", shopDoc(t, "rel_43", 43, nil))
+			_, err = syncShop(t, h, dir, "")
+			wantLinkError(t, "sync", err, link)
 			if entries, _ := os.ReadDir(target); len(entries) > 0 {
 				t.Errorf("written through the link: %s", entries[0].Name())
 			}
