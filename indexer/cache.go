@@ -29,54 +29,110 @@ const (
 
 // Cache is the local cache folder: release files, which are the truth, and
 // the index derived from them.
+//
+// Every change to the cache, to its files or to its index, is made holding
+// the cache's write lock (Cache.write, lock.go), from what was read while
+// holding it. A process that does not hold it only reads (docs/design.md,
+// "One writer at a time").
 type Cache struct {
 	dir   string
 	store *store.Store
 	log   *slog.Logger
 	now   func() time.Time
+	// readOnly, when not nil, is why this process cannot write the
+	// cache: it reads the index as it is (store.Store.ReadOnlyReason).
+	readOnly error
+	// invalid remembers the release files the last reconcile skipped,
+	// so that the cheap check does not take them for changes.
+	invalid invalidFiles
+	// warnedStale is set once a read-only process said that the index
+	// lags behind the files, until it no longer does.
+	warnedStale bool
 }
 
 // Open opens the cache in dir, creating it if needed. An index that is
 // missing, corrupt or from a newer hubsnap is rebuilt from the release
-// files; an index that lags behind them is brought up to date.
+// files; an index that lags behind them is brought up to date, holding the
+// write lock. The cache folder's own path is resolved once, here: it may
+// be (or lie under) a symbolic link; nothing inside it is followed.
+//
+// A cache this process cannot write (a read-only mount, another user's
+// files, a full disk) is opened read-only: the index is read as it is,
+// and what cannot be done is logged.
 func Open(ctx context.Context, dir string, log *slog.Logger) (*Cache, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	abs, err := filepath.Abs(dir)
+	abs, err := cacheRoot(dir)
 	if err != nil {
-		return nil, fmt.Errorf("cache folder: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Join(abs, releasesDir), 0o700); err != nil {
-		return nil, fmt.Errorf("create cache folder: %w", err)
+		return nil, err
 	}
 	path := filepath.Join(abs, indexFile)
 	st, err := store.Open(ctx, path)
 	if errors.Is(err, store.ErrCorrupt) {
-		log.Warn("the index is unusable; rebuilding it from the release files", "index", path, "err", err)
-		for _, suffix := range []string{"", "-wal", "-shm", "-journal", ".checked"} {
-			if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return nil, fmt.Errorf("remove corrupt index: %w", err)
-			}
-		}
-		st, err = store.Open(ctx, path)
+		st, err = rebuildIndex(ctx, abs, err, log)
 	}
 	if err != nil {
 		return nil, err
 	}
-	c := &Cache{dir: abs, store: st, log: log, now: time.Now}
-	if st.ReadOnly() {
-		// A full disk: the index is read as it is; it follows the release
-		// files again once there is space to write.
+	c := &Cache{dir: abs, store: st, log: log, now: time.Now, readOnly: st.ReadOnlyReason()}
+	if c.readOnly == nil {
+		if err := os.Mkdir(filepath.Join(abs, releasesDir), 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+			st.Close()
+			return nil, fmt.Errorf("create cache folder: %w", err)
+		}
+	} else if errors.Is(c.readOnly, store.ErrDiskFull) {
+		// The index follows the release files again once there is space.
 		log.Warn("the disk holding the cache is full: the index is read as it is, and changes to the release files are not indexed",
 			"cache", abs)
-		return c, nil
 	}
-	if err := c.Reconcile(ctx); err != nil {
+	if _, err := c.refresh(ctx, false); err != nil {
 		st.Close()
 		return nil, err
 	}
 	return c, nil
+}
+
+// cacheRoot makes the cache folder dir if it is missing and returns its
+// absolute path with every symbolic link resolved.
+func cacheRoot(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("cache folder: %w", err)
+	}
+	if err := os.MkdirAll(abs, 0o700); err != nil {
+		if _, serr := os.Stat(abs); serr != nil {
+			return "", fmt.Errorf("create cache folder: %w", err)
+		}
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", fmt.Errorf("cache folder: %w", err)
+	}
+	return real, nil
+}
+
+// rebuildIndex deletes a corrupt index (openErr says why) and opens a new,
+// empty one, holding the write lock; the caller's reconcile fills it. Under
+// the lock it looks again first: another hubsnap may have rebuilt it.
+func rebuildIndex(ctx context.Context, dir string, openErr error, log *slog.Logger) (*store.Store, error) {
+	path := filepath.Join(dir, indexFile)
+	lock, err := atomicfile.LockFile(ctx, filepath.Join(dir, lockFile), lockWait)
+	if err != nil {
+		return nil, fmt.Errorf("%w; rebuilding it needs the cache's write lock: %w", openErr, lockError(dir, err))
+	}
+	defer lock.Unlock()
+	st, err := store.Open(ctx, path)
+	if !errors.Is(err, store.ErrCorrupt) {
+		return st, err
+	}
+	log.Warn("the index is unusable; rebuilding it from the release files", "index", path, "err", err)
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal", ".checked"} {
+		if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("remove corrupt index: %w", err)
+		}
+	}
+	return store.Open(ctx, path)
 }
 
 // Exists reports whether dir holds a cache already. Commands that only read
@@ -85,6 +141,11 @@ func Exists(dir string) bool {
 	_, err := os.Stat(dir)
 	return err == nil
 }
+
+// ReadOnly is why this process cannot change the cache, which it then
+// reads as it is (a read-only mount, another user's cache, a full disk),
+// or nil.
+func (c *Cache) ReadOnly() error { return c.readOnly }
 
 // Store returns the index, for reading.
 func (c *Cache) Store() *store.Store { return c.store }
@@ -115,14 +176,26 @@ func (c *Cache) Releases(ctx context.Context, project string) ([]store.ReleaseIn
 }
 
 // Use makes the cached release id current for project and environment
-// (an offline rollback). It fails with NotFound for a release that is not
-// cached and InvalidArgument for one of another environment.
+// (an offline rollback), holding the write lock. It fails with NotFound
+// for a release that is not cached and InvalidArgument for one of another
+// environment.
 func (c *Cache) Use(ctx context.Context, project, environment, id string) (store.ReleaseInfo, error) {
 	for _, n := range [][2]string{{"project", project}, {"environment", environment}, {"release id", id}} {
 		if err := CheckName(n[0], n[1]); err != nil {
 			return store.ReleaseInfo{}, err
 		}
 	}
+	var ri store.ReleaseInfo
+	err := c.write(ctx, func() error {
+		var err error
+		ri, err = c.use(ctx, project, environment, id)
+		return err
+	})
+	return ri, err
+}
+
+// use is Use, for a caller holding the write lock.
+func (c *Cache) use(ctx context.Context, project, environment, id string) (store.ReleaseInfo, error) {
 	key := store.ReleaseKey{Project: project, ID: id}
 	ri, err := c.store.ReleaseInfo(ctx, key)
 	if err != nil {
@@ -134,6 +207,9 @@ func (c *Cache) Use(ctx context.Context, project, environment, id string) (store
 	if ri.Current && c.pointsAt(project, environment, id) {
 		return ri, nil // nothing to write
 	}
+	if err := c.realDirs(project); err != nil {
+		return ri, err
+	}
 	err = c.store.SetCurrent(ctx, project, environment, id, func() (func(bool), error) {
 		return c.writeCurrent(project, environment, id)
 	})
@@ -144,9 +220,14 @@ func (c *Cache) Use(ctx context.Context, project, environment, id string) (store
 	return ri, nil
 }
 
-// pointsAt reports whether {environment}.current holds exactly id.
+// pointsAt reports whether {environment}.current, a regular file, holds
+// exactly id.
 func (c *Cache) pointsAt(project, environment, id string) bool {
-	old, err := os.ReadFile(c.currentFile(project, environment))
+	path := c.currentFile(project, environment)
+	if info, err := os.Lstat(path); err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	old, err := os.ReadFile(path)
 	return err == nil && string(old) == id+"\n"
 }
 
@@ -157,6 +238,9 @@ func (c *Cache) writeCurrent(project, environment, id string) (func(bool), error
 		return nil, nil
 	}
 	path := c.currentFile(project, environment)
+	if err := realFile(path); err != nil {
+		return nil, err
+	}
 	tmp, err := atomicfile.WriteTemp(path, []byte(id+"\n"))
 	var finish func(bool)
 	if err == nil {

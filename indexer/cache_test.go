@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/atomicfile"
 )
 
 var shopDev = store.Target{Project: "shop", Environment: "dev"}
@@ -279,23 +280,27 @@ func TestReconcileSkipsUnchangedFilesWithoutReading(t *testing.T) {
 	}
 }
 
-func TestPutRemovesOnlyStaleTempFiles(t *testing.T) {
+// The next writer removes at once the temp files no live writer owns,
+// however young, and never one a live writer holds (here, this process's;
+// leftovers_test.go kills real writers).
+func TestPutRemovesOnlyLeftoverTempFiles(t *testing.T) {
 	dir := t.TempDir()
 	importDoc(t, dir, shopDoc(t, "rel_41", 41, nil))
 	folder := filepath.Join(dir, "releases/shop")
-	stale := filepath.Join(folder, ".rel_40.json.part-123")
-	fresh := filepath.Join(folder, ".rel_39.json.part-456")
-	writeFile(t, stale, []byte("{"))
-	writeFile(t, fresh, []byte("{"))
-	old := time.Now().Add(-2 * time.Hour)
-	os.Chtimes(stale, old, old)
+	dead := filepath.Join(folder, ".rel_40.json.part-123")
+	writeFile(t, dead, []byte("{"))
+	live, err := atomicfile.CreateTemp(filepath.Join(folder, "rel_39.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer live.Close()
 
 	importDoc(t, dir, shopDoc(t, "rel_42", 42, nil))
-	if _, err := os.Stat(stale); !os.IsNotExist(err) {
-		t.Errorf("stale temp file still there (%v)", err)
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
+		t.Errorf("a dead writer's temp file is still there (%v)", err)
 	}
-	if _, err := os.Stat(fresh); err != nil {
-		t.Errorf("a fresh temp file (maybe another writer's) was removed: %v", err)
+	if _, err := os.Stat(live.Name()); err != nil {
+		t.Errorf("a live writer's temp file was removed: %v", err)
 	}
 }
 

@@ -88,26 +88,30 @@ func readBody(resp *http.Response, limit int64, progress func(done, total int64)
 }
 
 // saveBody streams a response body to a new temp file in dir, named after
-// base, while hashing it. It returns the file's path and the body's
-// digest, "sha256:<hex>". On any failure no file is left.
-func saveBody(resp *http.Response, dir, base string, limit int64, progress func(done, total int64)) (path, digest string, err error) {
+// base, while hashing it. It returns the file, open (so locked, see
+// atomicfile.CreateTemp) and back at its start, and the body's digest,
+// "sha256:<hex>". On any failure no file is left.
+func saveBody(resp *http.Response, dir, base string, limit int64, progress func(done, total int64)) (*os.File, string, error) {
 	f, err := atomicfile.CreateTemp(filepath.Join(dir, base))
 	if err != nil {
-		return "", "", fmt.Errorf("create the download file: %w", err)
+		return nil, "", fmt.Errorf("create the download file: %w", err)
 	}
 	h := sha256.New()
 	_, err = copyBody(io.MultiWriter(f, h), resp, limit, progress)
 	if re := (*readError)(nil); err != nil && !errors.As(err, &re) {
 		err = fmt.Errorf("write the download file: %w", err)
 	}
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("write the download file: %w", cerr)
+	if err == nil {
+		if _, serr := f.Seek(0, io.SeekStart); serr != nil {
+			err = fmt.Errorf("read the download file: %w", serr)
+		}
 	}
 	if err != nil {
+		f.Close()
 		os.Remove(f.Name())
-		return "", "", err
+		return nil, "", err
 	}
-	return f.Name(), "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+	return f, "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
 type progressReader struct {

@@ -15,12 +15,18 @@ import (
 	"github.com/hubsnap/hubsnap/indexer/hubtest"
 )
 
-// fetch downloads release id of shop from h into dir.
+// fetch downloads release id of shop from h into dir and returns the
+// file's path. The file is closed when the test ends.
 func fetch(t *testing.T, h *hubtest.Hub, l Listing, dir string) (string, error) {
 	t.Helper()
 	c := client(t, h, h.Token)
 	c.Retries = 1
-	return c.FetchSnapshot(context.Background(), "shop", l, "", dir)
+	f, err := c.FetchSnapshot(context.Background(), "shop", l, "", dir)
+	if err != nil {
+		return "", err
+	}
+	t.Cleanup(func() { f.Close() })
+	return f.Name(), nil
 }
 
 func TestFetchSnapshotToTempFile(t *testing.T) {

@@ -190,51 +190,53 @@ var ErrNotModified = errors.New("snapshot not modified")
 
 // FetchSnapshot downloads the snapshot of release l to a new temp file in
 // dir, hashing it as it comes, and verifies that its sha256 equals
-// l.Digest. It returns the file's path: the caller reads it (as a stream)
-// and removes it. The file is named like hubsnap's other temp files (a dot,
-// then .part-), so the cache watcher ignores it and a stale one is
-// removed. When have is the digest of a copy the caller already holds, the
+// l.Digest. It returns the file, open and at its start: the caller reads
+// it (as a stream), closes it and removes it. The file is a temp file of
+// store/atomicfile (a dot, then .part-): the cache watcher ignores it, and
+// while it is open it is locked, so no other hubsnap removes it; once its
+// process is gone, the next writer does. When have is the digest of a copy the caller already holds, the
 // Hub may answer 304 and FetchSnapshot returns ErrNotModified. On any
 // failure no file is left.
-func (h *Hub) FetchSnapshot(ctx context.Context, project string, l Listing, have, dir string) (string, error) {
+func (h *Hub) FetchSnapshot(ctx context.Context, project string, l Listing, have, dir string) (*os.File, error) {
 	if err := CheckName("project", project); err != nil {
-		return "", err
+		return nil, err
 	}
 	if err := CheckName("release id", l.ID); err != nil {
-		return "", err
+		return nil, err
 	}
 	u := h.endpoint("v1", "projects", project, "releases", l.ID, "snapshot")
 	what := fmt.Sprintf("download release %q", l.ID)
 	for attempt := 0; ; attempt++ {
 		resp, err := h.get(ctx, u, have, what)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		if resp.StatusCode == http.StatusNotModified && have != "" {
 			resp.Body.Close()
-			return "", ErrNotModified
+			return nil, ErrNotModified
 		}
 		if err := h.check(resp, what, fmt.Sprintf("release %q of project %q not found on the hub at %s", l.ID, project, h.URL())); err != nil {
 			resp.Body.Close()
-			return "", err
+			return nil, err
 		}
-		path, digest, err := saveBody(resp, dir, l.ID+".download", h.MaxBodySize, h.Progress)
+		f, digest, err := saveBody(resp, dir, l.ID+".download", h.MaxBodySize, h.Progress)
 		resp.Body.Close()
 		var re *readError
 		if errors.As(err, &re) && re.transient && attempt < h.Retries && ctx.Err() == nil {
 			if werr := h.wait(ctx, attempt, 0); werr != nil {
-				return "", fmt.Errorf("%s: %w", what, err)
+				return nil, fmt.Errorf("%s: %w", what, err)
 			}
 			continue
 		}
 		if err != nil {
-			return "", fmt.Errorf("%s: %w", what, err)
+			return nil, fmt.Errorf("%s: %w", what, err)
 		}
 		if digest != l.Digest {
-			os.Remove(path)
-			return "", fmt.Errorf("%s: digest mismatch: the hub listed %s but the body is %s; nothing was written", what, l.Digest, digest)
+			f.Close()
+			os.Remove(f.Name())
+			return nil, fmt.Errorf("%s: digest mismatch: the hub listed %s but the body is %s; nothing was written", what, l.Digest, digest)
 		}
-		return path, nil
+		return f, nil
 	}
 }
 

@@ -53,7 +53,8 @@ var errUnchanged = errors.New("the release is cached already")
 
 // ingest decodes src and writes it as one release. It returns the
 // release's description, or a *SnapshotError when the document is not a
-// valid snapshot; on any failure the cache is as it was.
+// valid snapshot; on any failure the cache is as it was. The caller holds
+// the write lock.
 func (c *Cache) ingest(ctx context.Context, src io.Reader, in ingest) (store.ReleaseInfo, error) {
 	var (
 		rel  store.Release
@@ -61,7 +62,6 @@ func (c *Cache) ingest(ctx context.Context, src io.Reader, in ingest) (store.Rel
 		err  error
 	)
 	if in.tempDir != "" {
-		atomicfile.RemoveStale(in.tempDir, c.now())
 		if file, err = newReleaseWriter(in.tempDir); err != nil {
 			return store.ReleaseInfo{}, fmt.Errorf("write release file: %w", err)
 		}
@@ -80,11 +80,17 @@ func (c *Cache) ingest(ctx context.Context, src io.Reader, in ingest) (store.Rel
 			}
 			atomicfile.SyncDir(c.projectDir(rel.Project))
 		}
+		// Nothing is written through a link (links.go).
+		if err := c.realDirs(rel.Project); err != nil {
+			return nil, err
+		}
+		if err := realFile(c.releaseFile(rel.Project, rel.ID)); err != nil {
+			return nil, err
+		}
 		dir, undo, err := makeDirs(c.projectDir(rel.Project))
 		if err != nil {
 			return nil, fmt.Errorf("create release folder: %w", err)
 		}
-		atomicfile.RemoveStale(dir, c.now())
 		finishes = append(finishes, func(ok bool) {
 			if !ok {
 				undo()

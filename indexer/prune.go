@@ -22,7 +22,8 @@ type PruneResult struct {
 // whose hook removes its file (store.PruneRelease): file and rows go
 // together or not at all, and a release that a .current file names is
 // refused even if the index has not seen that file yet. keep must be at
-// least 1. Releases of other environments are untouched.
+// least 1. Releases of other environments are untouched. It holds the
+// write lock throughout.
 func (c *Cache) Prune(ctx context.Context, project, environment string, keep int) (PruneResult, error) {
 	var res PruneResult
 	for _, n := range [][2]string{{"project", project}, {"environment", environment}} {
@@ -32,6 +33,20 @@ func (c *Cache) Prune(ctx context.Context, project, environment string, keep int
 	}
 	if keep < 1 {
 		return res, store.Errorf(store.InvalidArgument, "keep at least 1 release, not %d", keep)
+	}
+	err := c.write(ctx, func() error {
+		var err error
+		res, err = c.prune(ctx, project, environment, keep)
+		return err
+	})
+	return res, err
+}
+
+// prune is Prune for a caller holding the write lock.
+func (c *Cache) prune(ctx context.Context, project, environment string, keep int) (PruneResult, error) {
+	var res PruneResult
+	if err := c.realDirs(project); err != nil {
+		return res, err
 	}
 	all, err := c.store.Releases(ctx, project)
 	if err != nil {
@@ -46,7 +61,7 @@ func (c *Cache) Prune(ctx context.Context, project, environment string, keep int
 			res.Kept = append(res.Kept, ri)
 			continue
 		}
-		if err := c.prune(ctx, ri); err != nil {
+		if err := c.pruneRelease(ctx, ri); err != nil {
 			return res, err
 		}
 		res.Removed = append(res.Removed, ri)
@@ -59,9 +74,9 @@ func (c *Cache) Prune(ctx context.Context, project, environment string, keep int
 	return res, nil
 }
 
-// prune removes one release: its index rows, and in the same transaction
-// its file.
-func (c *Cache) prune(ctx context.Context, ri store.ReleaseInfo) error {
+// pruneRelease removes one release: its index rows, and in the same
+// transaction its file.
+func (c *Cache) pruneRelease(ctx context.Context, ri store.ReleaseInfo) error {
 	dir := c.projectDir(ri.Project)
 	hook := func() (func(bool), error) {
 		if c.pointsAt(ri.Project, ri.Environment, ri.ID) {

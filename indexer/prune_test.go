@@ -90,7 +90,7 @@ func TestPruneRefusesWhatTheCurrentFileNames(t *testing.T) {
 	// Another process points dev at rel_40 between the listing and the
 	// transaction.
 	writeFile(t, c.currentFile("shop", "dev"), []byte("rel_40\n"))
-	if err := c.prune(ctx, ri); store.ErrorCode(err) != store.InvalidArgument {
+	if err := c.pruneRelease(ctx, ri); store.ErrorCode(err) != store.InvalidArgument {
 		t.Fatalf("prune of the release .current names: %v, want INVALID_ARGUMENT", err)
 	}
 	if _, err := os.Stat(c.releaseFile("shop", "rel_40")); err != nil {

@@ -18,38 +18,77 @@ import (
 	"github.com/hubsnap/hubsnap/store"
 )
 
-// Reconcile brings the index in line with the release files: it indexes new
-// and changed files, drops releases whose file is gone or no longer valid,
-// and mirrors the .current pointers. A file whose size and modification time
-// match the index is taken as unchanged without being read; one that differs
-// is hashed and re-indexed only if its content changed. Invalid files are
+// Reconcile brings the index in line with the release files, holding the
+// cache's write lock: it indexes new and changed files, drops releases
+// whose file is gone or no longer valid, and mirrors the .current
+// pointers. A file whose size and modification time match the index is
+// taken as unchanged without being read; one that differs is hashed and
+// re-indexed only if its content changed. Invalid files and links are
 // logged and skipped, never deleted.
 //
 // Each release is indexed in its own transaction, so a reader never sees
 // half of one.
 func (c *Cache) Reconcile(ctx context.Context) error {
-	_, err := c.reconcile(ctx)
+	_, err := c.refresh(ctx, true)
 	return err
 }
 
-// reconcile is Reconcile, also reporting whether the index changed.
+// refresh brings the index in line with the release files when it may lag
+// behind them, and reports whether it changed the index. Without force, a
+// cheap check made without the lock (stale) decides first whether there
+// may be anything to do; if there may, the reconcile takes the write lock
+// and looks again, from what it reads holding it. A process that cannot
+// write the cache only says, once, that the index lags behind.
+func (c *Cache) refresh(ctx context.Context, force bool) (changed bool, err error) {
+	if !force || c.readOnly != nil {
+		stale, err := c.stale(ctx)
+		if err != nil || !stale {
+			if err == nil {
+				c.warnedStale = false
+			}
+			return false, err
+		}
+	}
+	if c.readOnly != nil {
+		if !c.warnedStale {
+			c.warnedStale = true
+			c.log.Warn("the release files differ from the index, which this hubsnap cannot write: the changes are not indexed",
+				"cache", c.dir, "why", c.readOnly)
+		}
+		return false, nil
+	}
+	err = c.write(ctx, func() error {
+		changed, err = c.reconcile(ctx)
+		return err
+	})
+	return changed, err
+}
+
+// reconcile is Reconcile for a caller holding the write lock. It reports
+// whether the index changed.
 func (c *Cache) reconcile(ctx context.Context) (changed bool, err error) {
 	if c.store.ReadOnly() {
-		return false, nil // a full disk: nothing can be written (see Open)
+		return false, nil // nothing can be written (see Open)
 	}
 	known, err := c.store.IndexedFiles(ctx)
 	if err != nil {
 		return false, err
 	}
 	root := filepath.Join(c.dir, releasesDir)
-	projects, err := os.ReadDir(root)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	var projects []os.DirEntry
+	if err := realDir(root); err != nil {
+		c.log.Warn("skipping the release files", "err", err)
+	} else if projects, err = os.ReadDir(root); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return false, fmt.Errorf("read cache: %w", err)
 	}
+	c.invalid.reset()
 	valid := map[store.ReleaseKey]string{} // valid release -> its environment
 	indexed := false                       // whether a release was (re)indexed
 	var pointers []store.Pointer
 	for _, p := range projects {
+		if p.Type()&os.ModeSymlink != 0 && ValidName(p.Name()) {
+			c.log.Warn("skipping a project folder", "err", &linkError{filepath.Join(root, p.Name())})
+		}
 		if !p.IsDir() || !ValidName(p.Name()) {
 			continue
 		}
@@ -77,13 +116,7 @@ func (c *Cache) reconcile(ctx context.Context) (changed bool, err error) {
 
 	// Mirror the pointers whose release is indexed and of their environment;
 	// the others answer NO_RELEASE until a valid release comes back.
-	pointers = slices.DeleteFunc(pointers, func(p store.Pointer) bool {
-		env, ok := valid[store.ReleaseKey{Project: p.Project, ID: p.ID}]
-		return !ok || env != p.Environment
-	})
-	slices.SortFunc(pointers, func(a, b store.Pointer) int {
-		return cmp.Or(strings.Compare(a.Project, b.Project), strings.Compare(a.Environment, b.Environment))
-	})
+	pointers = mirrored(pointers, valid)
 	have, err := c.store.Pointers(ctx)
 	if err != nil {
 		return false, err
@@ -92,6 +125,20 @@ func (c *Cache) reconcile(ctx context.Context) (changed bool, err error) {
 		return true, c.store.ReplacePointers(ctx, pointers)
 	}
 	return changed || indexed, nil
+}
+
+// mirrored returns the pointers the index holds for the pointer files ps:
+// those whose release is valid and of their environment, in the index's
+// order.
+func mirrored(ps []store.Pointer, valid map[store.ReleaseKey]string) []store.Pointer {
+	ps = slices.DeleteFunc(ps, func(p store.Pointer) bool {
+		env, ok := valid[store.ReleaseKey{Project: p.Project, ID: p.ID}]
+		return !ok || env != p.Environment
+	})
+	slices.SortFunc(ps, func(a, b store.Pointer) int {
+		return cmp.Or(strings.Compare(a.Project, b.Project), strings.Compare(a.Environment, b.Environment))
+	})
+	return ps
 }
 
 // reconcileProject handles one project folder. It marks the valid releases
@@ -107,14 +154,22 @@ func (c *Cache) reconcileProject(ctx context.Context, project string, known map[
 	var pointers []store.Pointer
 	indexed := 0
 	for _, e := range entries {
-		if !e.Type().IsRegular() { // no folders, no symlinks out of the cache
+		name := e.Name()
+		_, isPointer := splitName(name, currentExt)
+		_, isRelease := splitName(name, releaseExt)
+		if e.Type()&os.ModeSymlink != 0 && (isPointer || isRelease) {
+			c.log.Warn("skipping a file of the cache", "err", &linkError{filepath.Join(dir, name)})
+		}
+		if !e.Type().IsRegular() { // no folders, no links
 			continue
 		}
-		name := e.Name()
 		if env, ok := splitName(name, currentExt); ok {
-			if id, ok := c.readPointer(filepath.Join(dir, name)); ok {
-				pointers = append(pointers, store.Pointer{Project: project, Environment: env, ID: id})
+			id, err := readPointer(filepath.Join(dir, name))
+			if err != nil {
+				c.log.Warn("skipping current-release file", "file", filepath.Join(dir, name), "err", err)
+				continue
 			}
+			pointers = append(pointers, store.Pointer{Project: project, Environment: env, ID: id})
 			continue
 		}
 		id, ok := splitName(name, releaseExt)
@@ -128,6 +183,8 @@ func (c *Cache) reconcileProject(ctx context.Context, project string, known map[
 		}
 		if state != skipped {
 			valid[key] = env
+		} else if info, err := e.Info(); err == nil {
+			c.invalid.add(filepath.Join(dir, name), info)
 		}
 		if state == reindexed {
 			indexed++
@@ -208,16 +265,17 @@ func (c *Cache) reconcileRelease(ctx context.Context, key store.ReleaseKey, e os
 }
 
 // readPointer reads a .current file: one release id on one line.
-func (c *Cache) readPointer(path string) (string, bool) {
+func readPointer(path string) (string, error) {
 	data, err := os.ReadFile(path)
-	if err != nil || len(data) > 1024 {
-		c.log.Warn("skipping current-release file", "file", path, "err", err)
-		return "", false
+	switch {
+	case err != nil:
+		return "", err
+	case len(data) > 1024:
+		return "", errors.New("too long")
 	}
 	id := strings.TrimSpace(string(data))
 	if !ValidName(id) {
-		c.log.Warn("skipping current-release file: not a release id", "file", path)
-		return "", false
+		return "", errors.New("not a release id")
 	}
-	return id, true
+	return id, nil
 }

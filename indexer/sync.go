@@ -75,16 +75,25 @@ func Sync(ctx context.Context, opts SyncOptions) (Result, error) {
 		if c, err = Open(ctx, opts.CacheDir, opts.Log); err != nil {
 			return Result{}, err
 		}
+		if c.readOnly != nil {
+			return Result{}, c.readOnlyError()
+		}
+		if res, done, err := c.syncCached(ctx, opts.Project, pick, opts.Environment); err != nil || done {
+			return res, err
+		}
+		// The digest the cache holds, for a conditional request; what is
+		// written is decided again under the lock.
 		ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: opts.Project, ID: pick.ID})
 		switch {
-		case err == nil && ri.Environment != opts.Environment:
+		case err == nil && ri.Environment == opts.Environment:
+			have = ri.Digest
+		case err == nil:
 			// Cached for another environment: nothing to reuse, so no
 			// conditional request either; the download will tell.
-		case err == nil && ri.Digest == pick.Digest:
-			return c.unchanged(ctx, ri)
-		case err == nil:
-			have = ri.Digest
 		case store.ErrorCode(err) != store.NotFound:
+			return Result{}, err
+		}
+		if err := c.realDirs(opts.Project); err != nil {
 			return Result{}, err
 		}
 	}
@@ -106,41 +115,53 @@ func Sync(ctx context.Context, opts SyncOptions) (Result, error) {
 			undo()
 		}
 	}()
-	path, err := opts.Hub.FetchSnapshot(ctx, opts.Project, pick, have, dir)
+	f, err := opts.Hub.FetchSnapshot(ctx, opts.Project, pick, have, dir)
 	if errors.Is(err, ErrNotModified) {
-		ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: opts.Project, ID: pick.ID})
-		if err != nil {
-			return Result{}, err
-		}
-		ok = true
-		return c.unchanged(ctx, ri)
+		var res Result
+		err := c.write(ctx, func() error {
+			ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: opts.Project, ID: pick.ID})
+			if err == nil {
+				res, err = c.unchanged(ctx, ri)
+			}
+			return err
+		})
+		ok = err == nil
+		return res, err
 	}
 	if err != nil {
 		return Result{}, err
 	}
-	defer os.Remove(path)
-	f, err := os.Open(path)
-	if err != nil {
-		return Result{}, fmt.Errorf("read the download: %w", err)
-	}
-	defer f.Close()
+	defer func() {
+		f.Close()
+		os.Remove(f.Name())
+	}()
 	if c == nil {
 		if c, err = Open(ctx, opts.CacheDir, opts.Log); err != nil {
 			return Result{}, err
 		}
 	}
-	ri, err := c.ingest(ctx, bufio.NewReaderSize(f, 64<<10), ingest{
-		origin:      store.Origin{Source: store.SourceHub, Digest: pick.Digest, SyncedAt: now()},
-		tempDir:     dir,
-		makeCurrent: true,
-		optimize:    true,
-		check: func(r store.Release, _ string) error {
-			if r.ID != pick.ID || r.Project != opts.Project || r.Environment != opts.Environment {
-				return fmt.Errorf("%w: the hub sent release %q of %s/%s when asked for %q of %s/%s; nothing was written",
-					errWrongRelease, r.ID, r.Project, r.Environment, pick.ID, opts.Project, opts.Environment)
-			}
-			return nil
-		},
+	var res Result
+	err = c.write(ctx, func() error {
+		// Another hubsnap may have stored the release meanwhile.
+		if r, done, err := c.cached(ctx, opts.Project, pick, opts.Environment); err != nil || done {
+			res = r
+			return err
+		}
+		ri, err := c.ingest(ctx, bufio.NewReaderSize(f, 64<<10), ingest{
+			origin:      store.Origin{Source: store.SourceHub, Digest: pick.Digest, SyncedAt: now()},
+			tempDir:     dir,
+			makeCurrent: true,
+			optimize:    true,
+			check: func(r store.Release, _ string) error {
+				if r.ID != pick.ID || r.Project != opts.Project || r.Environment != opts.Environment {
+					return fmt.Errorf("%w: the hub sent release %q of %s/%s when asked for %q of %s/%s; nothing was written",
+						errWrongRelease, r.ID, r.Project, r.Environment, pick.ID, opts.Project, opts.Environment)
+				}
+				return nil
+			},
+		})
+		res = Result{ReleaseInfo: ri}
+		return err
 	})
 	if _, bad := errors.AsType[*SnapshotError](err); bad {
 		return Result{}, fmt.Errorf("release %q from the hub: %w", pick.ID, err)
@@ -149,7 +170,36 @@ func Sync(ctx context.Context, opts SyncOptions) (Result, error) {
 		return Result{}, err
 	}
 	ok = true
-	return Result{ReleaseInfo: ri}, nil
+	return res, nil
+}
+
+// syncCached makes the listed release current when the cache holds it with
+// the listed digest already: done reports that nothing is left to do. It
+// looks without the lock first, and takes it only when the release seems
+// cached.
+func (c *Cache) syncCached(ctx context.Context, project string, pick Listing, environment string) (res Result, done bool, err error) {
+	ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: project, ID: pick.ID})
+	if err != nil || ri.Environment != environment || ri.Digest != pick.Digest {
+		return Result{}, false, nil
+	}
+	err = c.write(ctx, func() error {
+		res, done, err = c.cached(ctx, project, pick, environment)
+		return err
+	})
+	return res, done, err
+}
+
+// cached is syncCached for a caller holding the write lock.
+func (c *Cache) cached(ctx context.Context, project string, pick Listing, environment string) (Result, bool, error) {
+	ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: project, ID: pick.ID})
+	switch {
+	case err == nil && ri.Environment == environment && ri.Digest == pick.Digest:
+		res, err := c.unchanged(ctx, ri)
+		return res, true, err
+	case err == nil || store.ErrorCode(err) == store.NotFound:
+		return Result{}, false, nil
+	}
+	return Result{}, false, err
 }
 
 // errWrongRelease marks a document that holds another release than the
@@ -157,9 +207,10 @@ func Sync(ctx context.Context, opts SyncOptions) (Result, error) {
 var errWrongRelease = errors.New("wrong release")
 
 // removeNewCache removes what opening a new cache folder dir created: the
-// index, the releases folder and dir itself, each only if nothing else is
-// in it.
+// index, the lock, the releases folder and dir itself, each only if nothing
+// else is in it.
 func removeNewCache(dir string) {
+	os.Remove(filepath.Join(dir, lockFile))
 	for _, suffix := range []string{"", "-wal", "-shm", "-journal", ".checked"} {
 		os.Remove(filepath.Join(dir, indexFile+suffix))
 	}
@@ -204,13 +255,39 @@ func Import(ctx context.Context, cacheDir, path string, stdin io.Reader, log *sl
 		return Result{}, err
 	}
 	defer c.Close()
+	if c.readOnly != nil {
+		return Result{}, c.readOnlyError()
+	}
 	// A file the cache holds already (the same bytes) is found by its
 	// digest before it is decoded.
+	digest := ""
 	if f, ok := r.(*limitedReader).r.(*os.File); ok && path != "-" {
-		digest, err := fileDigest(f)
-		if err != nil {
+		if digest, err = fileDigest(f); err != nil {
 			return Result{}, err
 		}
+	}
+	var res Result
+	err = c.write(ctx, func() error {
+		var err error
+		res, err = c.importLocked(ctx, r, digest)
+		return err
+	})
+	if err != nil {
+		if _, ok := errors.AsType[*SnapshotError](err); ok {
+			return Result{}, fmt.Errorf("%s: %w", path, err)
+		}
+		return Result{}, err
+	}
+	return res, nil
+}
+
+// importLocked is Import for a caller holding the write lock: r is the
+// document, digest its digest when it was known beforehand.
+func (c *Cache) importLocked(ctx context.Context, r io.Reader, digest string) (Result, error) {
+	if err := c.realDirs(""); err != nil {
+		return Result{}, err
+	}
+	if digest != "" {
 		if ri, ok, err := c.cachedImport(ctx, digest); err != nil || ok {
 			return Result{ReleaseInfo: ri, Unchanged: ok}, err
 		}
@@ -236,19 +313,10 @@ func Import(ctx context.Context, cacheDir, path string, stdin io.Reader, log *sl
 			return nil
 		},
 	})
-	switch {
-	case errors.Is(err, errUnchanged):
+	if errors.Is(err, errUnchanged) {
 		return c.unchanged(ctx, cached)
-	case err != nil:
-		if _, ok := errors.AsType[*tooLargeError](err); ok {
-			return Result{}, err
-		}
-		if _, ok := errors.AsType[*SnapshotError](err); ok {
-			return Result{}, fmt.Errorf("%s: %w", path, err)
-		}
-		return Result{}, err
 	}
-	return Result{ReleaseInfo: ri}, nil
+	return Result{ReleaseInfo: ri}, err
 }
 
 // fileDigest hashes the rest of f and puts f back where it was.
@@ -338,9 +406,10 @@ func (l *limitedReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// unchanged makes an already cached release current.
+// unchanged makes an already cached release current. The caller holds the
+// write lock.
 func (c *Cache) unchanged(ctx context.Context, ri store.ReleaseInfo) (Result, error) {
-	ri, err := c.Use(ctx, ri.Project, ri.Environment, ri.ID)
+	ri, err := c.use(ctx, ri.Project, ri.Environment, ri.ID)
 	return Result{ReleaseInfo: ri, Unchanged: true}, err
 }
 

@@ -47,8 +47,9 @@ func TestSyncSuccess(t *testing.T) {
 			t.Errorf("cache lacks %s; has %v", f, files)
 		}
 	}
-	for f := range files {
-		if strings.Contains(f, ".part-") || strings.HasSuffix(f, "-wal") || strings.HasSuffix(f, "-shm") {
+	for f, sum := range files {
+		// The writer keeps an empty -wal and the -shm (store/persist.go).
+		if strings.Contains(f, ".part-") || strings.HasSuffix(f, "-wal") && sum != emptySum {
 			t.Errorf("leftover file %s", f)
 		}
 	}

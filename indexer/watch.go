@@ -55,8 +55,9 @@ func (o *WatchOptions) defaults() {
 // rescan after a quiet period, or after MaxWait at the latest. Temp and dot
 // files are ignored. A lost event (ErrEventOverflow) or a re-established
 // watch just means a rescan, and a rescan every Every is the safety net.
-// Rescans compare sizes, times and digests, so a file this process (or a
-// sync in another) already indexed costs nothing.
+// A rescan is the cheap check of Cache.refresh: a file this process (or a
+// sync in another) already indexed costs a stat; only when the files and
+// the index disagree does it take the write lock and reconcile.
 func (c *Cache) Watch(ctx context.Context, opts WatchOptions) error {
 	opts.defaults()
 	w, err := fsnotify.NewWatcher()
@@ -86,7 +87,7 @@ func (c *Cache) Watch(ctx context.Context, opts WatchOptions) error {
 		quiet.Stop()
 		maxWait.Stop()
 		c.addWatches(w) // folders created or recreated since
-		changed, err := c.reconcile(ctx)
+		changed, err := c.refresh(ctx, false)
 		if err != nil && ctx.Err() == nil {
 			c.log.Warn("rescan the cache", "err", err)
 		}

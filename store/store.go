@@ -51,7 +51,7 @@ const busyTimeout = 10 * time.Second
 // connection; WAL mode stays with the file.
 const (
 	writerCacheKiB = "16384"
-	writePragmas   = "_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)&_pragma=temp_store(memory)&_pragma=cache_size(-" + writerCacheKiB + ")&_txlock=immediate"
+	writePragmas   = "_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)&_pragma=temp_store(memory)&_pragma=cache_size(-" + writerCacheKiB + ")&_pragma=journal_size_limit(67108864)&_txlock=immediate"
 	readPragmas    = "mode=ro&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=temp_store(memory)"
 )
 
@@ -71,26 +71,36 @@ type Store struct {
 	// trusted says the file was checked, or found as a trusting hubsnap
 	// left it, at open, and not found damaged since (see verify.go).
 	trusted  atomic.Bool
-	checked  bool // the whole file was checked at open
-	readOnly bool // opened read-only on a full disk: w is nil (see readonly.go)
+	checked  bool  // the whole file was checked at open
+	readOnly bool  // opened read-only: w is nil (see readonly.go)
+	why      error // why it is read-only: ErrDiskFull or a *ReadOnlyError
 }
 
 // Open opens (creating if needed) the index at path and applies any missing
-// migrations. Errors that mean the file is damaged wrap ErrCorrupt.
+// migrations. Errors that mean the file is damaged wrap ErrCorrupt. An
+// index this process cannot write is opened read-only (see readonly.go);
+// one that is a symbolic link is refused (access.go).
 func Open(ctx context.Context, path string) (*Store, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("open index: %w", err)
+	}
+	why, err := checkAccess(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open index: %w", err)
+	}
+	if why == nil && diskFull(filepath.Dir(abs)) {
+		why = ErrDiskFull
+	}
+	if why != nil {
+		return openReadOnly(ctx, abs, why)
 	}
 	// Create a new index readable by its owner only; SQLite gives the -wal
 	// and -shm files the same mode. An empty file is a new database to it.
 	if f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
 		f.Close()
 	}
-	w, err := sql.Open("sqlite", dsn(abs, writePragmas))
-	if err != nil {
-		return nil, fmt.Errorf("open index: %w", err)
-	}
+	w := openWriter(dsn(abs, writePragmas))
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
@@ -103,7 +113,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := s.init(ctx, stamped); err != nil {
 		w.Close()
 		if fullDisk(abs, err) && !errors.Is(err, ErrCorrupt) {
-			return openReadOnly(ctx, abs)
+			return openReadOnly(ctx, abs, ErrDiskFull)
 		}
 		return nil, err
 	}
@@ -197,7 +207,7 @@ func (s *Store) Path() string { return s.path }
 // write-ahead log back into the database file. Call it after large writes.
 func (s *Store) Optimize(ctx context.Context) error {
 	if s.readOnly {
-		return ErrDiskFull
+		return s.why
 	}
 	// A big release reaches the search index as dozens of segments, and
 	// every search would visit each: merge them into one.

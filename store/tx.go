@@ -135,7 +135,7 @@ type Hook func() (finish func(committed bool), err error)
 // write runs fn and then hook in one immediate transaction and commits.
 func (s *Store) write(ctx context.Context, op string, hook Hook, fn func(*sql.Tx) error) (err error) {
 	if s.readOnly {
-		return fmt.Errorf("%s: %w", op, ErrDiskFull)
+		return fmt.Errorf("%s: %w", op, s.why)
 	}
 	tx, err := s.w.BeginTx(ctx, nil) // immediate: _txlock=immediate in the DSN
 	if err != nil {

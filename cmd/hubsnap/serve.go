@@ -195,6 +195,10 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 		return err
 	}
 	defer c.Close()
+	if why := c.ReadOnly(); why != nil && !errors.Is(why, store.ErrDiskFull) { // a full disk is told by Open
+		log.Warn("this hubsnap cannot write the cache: it serves the index as it is, and changes to the release files "+
+			"show once a hubsnap that can write the cache has indexed them", "cache", opts.CacheDir, "why", why)
+	}
 	srv := mcpserver.New(c.Store(), mcpserver.Options{Target: target, Version: version(), Log: log})
 
 	// Follow the release files while serving: a sync, import or use in

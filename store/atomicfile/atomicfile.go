@@ -14,7 +14,9 @@
 // WriteTemp prepares the temp file; Replace renames it into place and
 // returns a finish function that keeps the change (finish(true)) or puts the
 // old file back (finish(false)); SyncDir then makes the renames durable.
-// RemoveStale clears the temp files of a process that died.
+// RemoveLeftovers clears the temp files of a process that died, which it
+// tells from a live writer's by a lock (lock.go); LockFile takes the
+// cache's write lock, under which every change to the cache is made.
 //
 // Files are readable and writable by their owner only (0600). Folders are
 // the caller's to create; hubsnap makes its own 0700.
@@ -42,20 +44,31 @@ const perm = 0o600
 // the name of the file it will replace.
 const tempMarker = ".part-"
 
-// staleAfter is how old a temp file must be before RemoveStale removes it.
-// A live temp file exists for well under a second, so this leaves any
-// concurrent writer alone.
+// staleAfter is how old a temp file must be before RemoveLeftovers removes
+// it where the filesystem has no locks to tell who owns it.
 const staleAfter = time.Hour
 
 // WriteFile replaces the file at path with data: a temp file in the same
-// folder, written, fsynced and closed, renamed over path, then the folder
-// fsynced. The folder must exist.
+// folder, written, fsynced, renamed over path while it is still open (so
+// owned, see RemoveLeftovers), then the folder fsynced. The folder must
+// exist.
 func WriteFile(path string, data []byte) error {
-	tmp, err := WriteTemp(path, data)
+	f, err := CreateTemp(path)
 	if err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		os.Remove(tmp)
 		return err
 	}
@@ -64,24 +77,41 @@ func WriteFile(path string, data []byte) error {
 
 // CreateTemp creates a new temp file beside path, named as every temp file
 // of this package (.NAME.part-*, mode 0600), for a caller that writes it
-// bit by bit; Replace puts it in place, RemoveStale removes it if its
-// writer died.
+// bit by bit; Replace puts it in place. The file is locked while it is
+// open: RemoveLeftovers never removes it before the caller closes it (or
+// dies).
 func CreateTemp(path string) (*os.File, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+tempMarker+"*")
-	if err != nil {
-		return nil, err
+	for attempt := 0; ; attempt++ {
+		f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+tempMarker+"*")
+		if err != nil {
+			return nil, err
+		}
+		if err := f.Chmod(perm); err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			return nil, err
+		}
+		ok, err := own(f)
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			return nil, fmt.Errorf("lock temp file: %w", err)
+		}
+		if ok {
+			return f, nil
+		}
+		f.Close() // a cleaner removed it before the lock: make another
+		if attempt == 3 {
+			return nil, fmt.Errorf("create a temp file beside %s: removed as soon as made", filepath.Base(path))
+		}
 	}
-	if err := f.Chmod(perm); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return nil, err
-	}
-	return f, nil
 }
 
 // WriteTemp writes data to a new temp file beside path (.NAME.part-*, mode
 // 0600), fsyncs and closes it, and returns its name: the first phase of a
-// two-phase replace (see Replace). On error no temp file is left.
+// two-phase replace (see Replace). Once closed, the file is no longer
+// locked: call it holding the cache's write lock (see Lock). On error no
+// temp file is left.
 func WriteTemp(path string, data []byte) (tmp string, err error) {
 	f, err := CreateTemp(path)
 	if err != nil {
@@ -151,25 +181,6 @@ func SyncDir(dir string) error {
 		return err
 	}
 	return nil
-}
-
-// RemoveStale removes the temp files in dir that are more than an hour
-// older than now: those of a process that died before it could clean up.
-// Younger ones may belong to a writer at work and are left alone. Errors
-// are ignored; the next call tries again.
-func RemoveStale(dir string, now time.Time) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if !isTemp(e.Name()) || !e.Type().IsRegular() {
-			continue
-		}
-		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > staleAfter {
-			os.Remove(filepath.Join(dir, e.Name()))
-		}
-	}
 }
 
 // isTemp reports whether name is the name of one of this package's temp

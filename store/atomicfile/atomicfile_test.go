@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 func readFile(tb testing.TB, path string) string {
@@ -201,44 +200,4 @@ func TestSyncDir(t *testing.T) {
 	if err := SyncDir(filepath.Join(dir, "missing")); err == nil {
 		t.Error("SyncDir of a missing folder succeeded")
 	}
-}
-
-func TestRemoveStale(t *testing.T) {
-	dir := t.TempDir()
-	now := time.Now()
-	old := now.Add(-2 * time.Hour)
-	files := map[string]bool{ // name -> want it removed
-		".rel_40.json.part-123":        true,
-		".rel_40.json.part-old-abc":    true, // a backup left by Replace
-		".rel_39.json.part-456":        false,
-		"rel_38.json":                  false, // not a temp file, however old
-		".editor-swap":                 false,
-		"contexts.json.part-not-ours1": false, // not hidden: not ours
-	}
-	for name, stale := range files {
-		p := filepath.Join(dir, name)
-		writeFile(t, p, "{")
-		if stale || name == "rel_38.json" || name == ".editor-swap" || strings.HasPrefix(name, "contexts") {
-			if err := os.Chtimes(p, old, old); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	// A folder with a temp-like name is left alone.
-	if err := os.Mkdir(filepath.Join(dir, ".x.part-dir"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	os.Chtimes(filepath.Join(dir, ".x.part-dir"), old, old)
-
-	RemoveStale(dir, now)
-	for name, stale := range files {
-		_, err := os.Stat(filepath.Join(dir, name))
-		if gone := os.IsNotExist(err); gone != stale {
-			t.Errorf("%s: removed = %v, want %v", name, gone, stale)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(dir, ".x.part-dir")); err != nil {
-		t.Errorf("a folder was removed: %v", err)
-	}
-	RemoveStale(filepath.Join(dir, "missing"), now) // no panic, no error
 }

@@ -8,7 +8,7 @@ import (
 
 // Remove is the two-phase removal of the file at path, the counterpart of
 // Replace: the file is renamed aside, to a temp name (.NAME.part-gone-*,
-// which RemoveStale clears if the process dies); finish(true) deletes it,
+// which RemoveLeftovers clears if the process dies); finish(true) deletes it,
 // finish(false) puts it back. A path that does not exist is not an error:
 // finish then does nothing. Remove does not sync the folder; call SyncDir
 // once the renames of a change are done.
