@@ -417,3 +417,35 @@ func TestConcurrentOpensOfANewIndex(t *testing.T) {
 		}
 	}
 }
+
+// btreePage returns the first page of the b-tree named name in the index
+// at path.
+func btreePage(tb testing.TB, path, name string) int64 {
+	tb.Helper()
+	db, err := sql.Open("sqlite", dsn(path, "mode=ro"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	var page int64
+	if err := db.QueryRow("SELECT pageno FROM dbstat WHERE name = ? ORDER BY pageno LIMIT 1", name).Scan(&page); err != nil {
+		tb.Fatalf("page of %s: %v", name, err)
+	}
+	return page
+}
+
+// TestOpenMeetsDamageWhilePreparing: preparing the read statements reads
+// the full-text index's configuration; a damaged page there makes Open
+// fail with ErrCorrupt (which indexer.Open repairs), not a plain error.
+func TestOpenMeetsDamageWhilePreparing(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "index.db")
+	s := openStoreAt(t, path)
+	put(t, s, sampleSnapshot(), true)
+	s.Close()
+	page := btreePage(t, path, "search_config")
+	flipByte(t, path, (page-1)*pageSize+100, 0x40)
+	_, err := Open(context.Background(), path)
+	if !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Open with a damaged search_config page: %v, want ErrCorrupt", err)
+	}
+}
