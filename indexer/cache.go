@@ -53,13 +53,7 @@ func Open(ctx context.Context, dir string, log *slog.Logger) (*Cache, error) {
 	path := filepath.Join(abs, indexFile)
 	st, err := store.Open(ctx, path)
 	if errors.Is(err, store.ErrCorrupt) {
-		log.Warn("the index is unusable; rebuilding it from the release files", "index", path, "err", err)
-		for _, suffix := range []string{"", "-wal", "-shm", "-journal", ".checked"} {
-			if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return nil, fmt.Errorf("remove corrupt index: %w", err)
-			}
-		}
-		st, err = store.Open(ctx, path)
+		st, err = openDamaged(ctx, abs, path, log, err) // repair.go
 	}
 	if err != nil {
 		return nil, err
