@@ -195,7 +195,8 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 		return err
 	}
 	defer c.Close()
-	srv := mcpserver.New(c.Store(), mcpserver.Options{Target: target, Version: version(), Log: log})
+	repair := newRepairer(c, status) // serve_repair.go
+	srv := mcpserver.New(c.Store(), mcpserver.Options{Target: target, Version: version(), Log: log, OnDamage: repair.damaged})
 
 	// Follow the release files while serving: a sync, import or use in
 	// this process or another, or a removed file, shows in the next call.
@@ -205,6 +206,11 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 		// After every rescan, tell clients if the served release changed,
 		// whoever changed it (this process or another).
 		watched <- c.Watch(watchCtx, indexer.WatchOptions{Rescanned: func(error) { srv.CheckRelease(watchCtx) }})
+	}()
+	repaired := make(chan struct{})
+	go func() {
+		defer close(repaired)
+		repair.run(watchCtx)
 	}()
 	syncing := make(chan struct{})
 	go func() {
@@ -221,6 +227,7 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 	}
 	stop()
 	<-syncing
+	<-repaired
 	if werr := <-watched; werr != nil {
 		log.Warn("watching the cache", "err", werr)
 	}
