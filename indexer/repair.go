@@ -81,7 +81,11 @@ func (c *Cache) Repair(ctx context.Context) error {
 // checksums: processes that hold it keep reading their copy.
 func openDamaged(ctx context.Context, dir, path string, log *slog.Logger, cause error) (*store.Store, error) {
 	log.Warn("the index is unusable; rebuilding it from the release files", "index", path, "err", cause)
-	tmp, err := rebuildIndex(ctx, dir, 0, quiet(log), time.Now())
+	size, err := store.FilePageSize(ctx, path)
+	if err != nil {
+		size = 0 // the header is damaged: a new index's
+	}
+	tmp, err := rebuildIndex(ctx, dir, size, quiet(log), time.Now())
 	if err != nil {
 		return nil, err
 	}

@@ -117,9 +117,15 @@ func TestOpenRepairsADamagedIndexInPlace(t *testing.T) {
 }
 
 // TestOldIndexRebuiltWithChecksums: an index made before page checksums
-// (no reserved bytes) is rebuilt by its first writer, in place, and has
-// checksums after.
+// (no reserved bytes, 16 KiB pages or, older still, 4 KiB) is rebuilt by
+// its first writer, in place, and has checksums after.
 func TestOldIndexRebuiltWithChecksums(t *testing.T) {
+	for _, size := range []int{16384, 4096} {
+		t.Run(fmt.Sprint(size), func(t *testing.T) { testOldIndexRebuilt(t, size) })
+	}
+}
+
+func testOldIndexRebuilt(t *testing.T, size int) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	importDoc(t, dir, shopDoc(t, "rel_42", 42, nil))
@@ -128,13 +134,13 @@ func TestOldIndexRebuiltWithChecksums(t *testing.T) {
 		os.Remove(path + suffix)
 	}
 	// An index of the newest schema as the hubsnap before checksums made
-	// it: 16 KiB pages, WAL mode, no reserved bytes (the default VFS).
+	// it: WAL mode, no reserved bytes (the default VFS).
 	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	db.SetMaxOpenConns(1)
-	stmts := []string{"PRAGMA page_size = 16384", "PRAGMA journal_mode = WAL", `CREATE TABLE schema_migrations (
+	stmts := []string{fmt.Sprintf("PRAGMA page_size = %d", size), "PRAGMA journal_mode = WAL", `CREATE TABLE schema_migrations (
 		version INTEGER PRIMARY KEY, name TEXT NOT NULL,
 		applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))`}
 	names, err := fs.Glob(migrations.FS, "*.sql")
@@ -176,5 +182,8 @@ func TestOldIndexRebuiltWithChecksums(t *testing.T) {
 	}
 	if data[20] != 8 {
 		t.Errorf("after the rebuild the index reserves %d bytes, want 8", data[20])
+	}
+	if got := int(data[16])<<8 | int(data[17]); got != size {
+		t.Errorf("after the rebuild the pages hold %d bytes, want %d as before", got, size)
 	}
 }

@@ -85,6 +85,25 @@ func (s *Store) PageSize(ctx context.Context) (int, error) {
 	return n, nil
 }
 
+// FilePageSize returns the page size of the index at path, which Open may
+// refuse (damaged, without checksums), as far as SQLite can read it.
+func FilePageSize(ctx context.Context, path string) (int, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return 0, err
+	}
+	db, err := sql.Open("sqlite", dsn(abs, verifyPragmas+"&_pragma=checksum_verification(0)"))
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRowContext(ctx, "PRAGMA page_size").Scan(&n); err != nil {
+		return 0, classify("read page size", err)
+	}
+	return n, nil
+}
+
 // restorePragmas are those of the connection that writes a restore into
 // the index: it waits for other writers as the writer does, and does not
 // check the pages it overwrites, which may be the damaged ones.
