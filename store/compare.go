@@ -37,8 +37,9 @@ func (d Difference) String() string {
 // comparedPart is a part of the index and the statement that reads it:
 // each row gives the release id (NULL for none), the place of the table or
 // logic it belongs to (-1 for none), then the values compared, as one JSON
-// array (which tells 1 from '1' and NULL from ''): modernc takes a lock
-// for each value read, and one value a row is a third of the time of ten.
+// array (which tells the number 1 from the text 1, and NULL from empty
+// text): modernc takes a lock for each value read, and one value a row is
+// a third of the time of ten.
 type comparedPart struct {
 	name  string
 	owner string // "table" or "logic": what the second column places
