@@ -45,10 +45,10 @@ func (s *Server) resourceJSON(ctx context.Context, uri string, answer []byte) (*
 }
 
 // noteDamage tells Options.OnDamage of an error that means a damaged
-// index (store.ErrCorrupt: a page failing its checksum, SQLITE_CORRUPT,
+// index (store.Damaged: a page failing its checksum, SQLITE_CORRUPT,
 // SQLITE_NOTADB).
 func (s *Server) noteDamage(err error) {
-	if s.onDamage != nil && errors.Is(err, store.ErrCorrupt) {
+	if s.onDamage != nil && store.Damaged(err) {
 		s.onDamage(err)
 	}
 }

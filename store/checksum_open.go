@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -25,4 +26,11 @@ func (s *Store) checkChecksums(ctx context.Context) error {
 		return fmt.Errorf("open index: %w", ErrNoChecksums)
 	}
 	return nil
+}
+
+// Damaged reports whether err means a damaged index: ErrCorrupt, or an
+// error of SQLite that says so (SQLITE_CORRUPT, SQLITE_NOTADB, a page
+// failing its checksum) that reached the caller unclassified.
+func Damaged(err error) bool {
+	return err != nil && errors.Is(classify("", err), ErrCorrupt)
 }

@@ -362,8 +362,11 @@ func TestChecksumVerificationPragma(t *testing.T) {
 	if got := pragma("PRAGMA checksum_verification"); got != "1" {
 		t.Errorf("checksum_verification = %s, want 1", got)
 	}
-	if err := count(); err == nil || !strings.Contains(err.Error(), "I/O") {
-		t.Errorf("a read of the damaged page: %v, want a disk I/O error", err)
+	if err := count(); err == nil || !strings.Contains(err.Error(), "I/O") || !Damaged(err) {
+		t.Errorf("a read of the damaged page: %v, want a disk I/O error that Damaged knows", err)
+	}
+	if Damaged(errors.New("read index: disk I/O error")) || Damaged(nil) {
+		t.Error("Damaged takes another error for damage")
 	}
 	if got := pragma("PRAGMA checksum_verification = OFF"); got != "0" {
 		t.Errorf("checksum_verification = OFF answers %s, want 0", got)
