@@ -70,7 +70,7 @@ func Open(ctx context.Context, dir string, log *slog.Logger) (*Cache, error) {
 	path := filepath.Join(abs, indexFile)
 	st, err := store.Open(ctx, path)
 	if errors.Is(err, store.ErrCorrupt) {
-		st, err = rebuildIndex(ctx, abs, err, log)
+		st, err = openDamaged(ctx, abs, path, log, err) // repair.go
 	}
 	if err != nil {
 		return nil, err
@@ -110,29 +110,6 @@ func cacheRoot(dir string) (string, error) {
 		return "", fmt.Errorf("cache folder: %w", err)
 	}
 	return real, nil
-}
-
-// rebuildIndex deletes a corrupt index (openErr says why) and opens a new,
-// empty one, holding the write lock; the caller's reconcile fills it. Under
-// the lock it looks again first: another hubsnap may have rebuilt it.
-func rebuildIndex(ctx context.Context, dir string, openErr error, log *slog.Logger) (*store.Store, error) {
-	path := filepath.Join(dir, indexFile)
-	lock, err := atomicfile.LockFile(ctx, filepath.Join(dir, lockFile), lockWait)
-	if err != nil {
-		return nil, fmt.Errorf("%w; rebuilding it needs the cache's write lock: %w", openErr, lockError(dir, err))
-	}
-	defer lock.Unlock()
-	st, err := store.Open(ctx, path)
-	if !errors.Is(err, store.ErrCorrupt) {
-		return st, err
-	}
-	log.Warn("the index is unusable; rebuilding it from the release files", "index", path, "err", err)
-	for _, suffix := range []string{"", "-wal", "-shm", "-journal", ".checked"} {
-		if err := os.Remove(path + suffix); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("remove corrupt index: %w", err)
-		}
-	}
-	return store.Open(ctx, path)
 }
 
 // Exists reports whether dir holds a cache already. Commands that only read

@@ -20,7 +20,7 @@ func TestDigestMigrationReindexes(t *testing.T) {
 		d["tables"] = d["tables"].([]any)[1:]
 	}))
 
-	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(filepath.Join(dir, "index.db")))
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(filepath.Join(dir, "index.db"))+"?vfs=hubsnap") // keeping the page checksums
 	if err != nil {
 		t.Fatal(err)
 	}

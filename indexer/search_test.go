@@ -63,7 +63,7 @@ func addTable(name, comment string) func(map[string]any) {
 func writeV1Index(tb testing.TB, path string, rels []store.ReleaseInfo, files map[store.ReleaseKey]store.IndexedFile) {
 	tb.Helper()
 	ctx := context.Background()
-	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?_pragma=foreign_keys(1)")
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?vfs=hubsnap&_pragma=foreign_keys(1)") // with page checksums, as hubsnap writes
 	if err != nil {
 		tb.Fatal(err)
 	}

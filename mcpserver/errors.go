@@ -47,6 +47,7 @@ func (s *Server) fail(ctx context.Context, tool string, err error) error {
 		return &toolError{Code: code, Message: store.ErrorMessage(err)}
 	}
 	s.log.Error("tool failed", "tool", tool, "err", err)
+	s.noteDamage(err)
 	return &toolError{Code: store.Internal, Message: "internal error; the server log has the details"}
 }
 
@@ -64,6 +65,7 @@ func (s *Server) resourceError(ctx context.Context, uri string, err error) error
 	case store.Internal:
 		if ctx.Err() == nil {
 			s.log.Error("resource read failed", "uri", uri, "err", err)
+			s.noteDamage(err)
 		}
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
 	}

@@ -51,7 +51,7 @@ func (s *Server) readRelease(ctx context.Context, req *mcp.ReadResourceRequest) 
 	if err != nil {
 		return nil, s.resourceError(ctx, req.Params.URI, err)
 	}
-	return resourceJSON(req.Params.URI, answer)
+	return s.resourceJSON(ctx, req.Params.URI, answer)
 }
 
 func (s *Server) readTable(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -66,7 +66,7 @@ func (s *Server) readTable(ctx context.Context, req *mcp.ReadResourceRequest) (*
 	if err != nil {
 		return nil, s.resourceError(ctx, uri, err)
 	}
-	return resourceJSON(uri, answer)
+	return s.resourceJSON(ctx, uri, answer)
 }
 
 func (s *Server) readLogic(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -79,12 +79,7 @@ func (s *Server) readLogic(ctx context.Context, req *mcp.ReadResourceRequest) (*
 	if err != nil {
 		return nil, s.resourceError(ctx, uri, err)
 	}
-	return resourceJSON(uri, answer)
-}
-
-// resourceJSON is a resource's contents: an answer's JSON.
-func resourceJSON(uri string, answer []byte) (*mcp.ReadResourceResult, error) {
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(answer)}}}, nil
+	return s.resourceJSON(ctx, uri, answer)
 }
 
 // complete offers the names a resource template's arguments can take:

@@ -42,6 +42,11 @@ type Options struct {
 	Version string
 	// Log receives internal errors and panics. It must not write to stdout.
 	Log *slog.Logger
+	// OnDamage, when set, is called with the error of a call that met a
+	// damaged index (store.ErrCorrupt), once per such call, after the error
+	// is logged; the call answers INTERNAL. It must not block: serve
+	// starts a repair in the background (cmd/hubsnap).
+	OnDamage func(error)
 }
 
 // Server is hubsnap's MCP server.
@@ -50,6 +55,8 @@ type Server struct {
 	store  *store.Store
 	target store.Target
 	log    *slog.Logger
+
+	onDamage func(error) // Options.OnDamage
 
 	// stop, once cancelled, cancels every call in flight.
 	stop   context.Context
@@ -93,7 +100,7 @@ func New(st *store.Store, opts Options) *Server {
 		opts.Version = "(devel)"
 	}
 	stop, cancel := context.WithCancel(context.Background())
-	s := &Server{store: st, target: opts.Target, log: opts.Log, stop: stop, cancel: cancel,
+	s := &Server{store: st, target: opts.Target, log: opts.Log, onDamage: opts.OnDamage, stop: stop, cancel: cancel,
 		scopes: map[string][]access.Scope{}, inputs: map[string]*jsonschema.Schema{}, subs: map[*mcp.ServerSession]map[string]bool{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "hubsnap", Title: "hubsnap", Version: opts.Version},
 		&mcp.ServerOptions{

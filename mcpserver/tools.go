@@ -36,6 +36,9 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, scopes []access.Scope, h handl
 	s.inputs[t.Name], _ = t.InputSchema.(*jsonschema.Schema)
 	mcp.AddTool(s.mcp, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		answer, err := h(ctx, req, in)
+		if err == nil {
+			err = checkAnswer(answer) // go-sdk would drop it silently (answer.go)
+		}
 		if err != nil {
 			return nil, nil, s.fail(ctx, t.Name, err)
 		}

@@ -37,7 +37,7 @@ func TestMigration6KeepsForeignKeys(t *testing.T) {
 	// rows of the fresh index but for their generated columns (and the
 	// search tables, which this test does not read).
 	path := filepath.Join(dir, "index.db")
-	db, err := sql.Open("sqlite", path)
+	db, err := sql.Open("sqlite", dsn(path, "vfs="+checksumVFSName)) // with page checksums, as this hubsnap makes an index
 	if err != nil {
 		t.Fatal(err)
 	}

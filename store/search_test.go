@@ -1006,7 +1006,7 @@ func TestSearchManyReplaceCycles(t *testing.T) {
 func TestSearchMigratesVersion1(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "index.db")
-	db, err := sql.Open("sqlite", path)
+	db, err := sql.Open("sqlite", dsn(path, "vfs="+checksumVFSName)) // with page checksums, as this hubsnap makes an index
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,8 +51,8 @@ const busyTimeout = 10 * time.Second
 // connection; WAL mode stays with the file.
 const (
 	writerCacheKiB = "16384"
-	writePragmas   = "_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)&_pragma=temp_store(memory)&_pragma=cache_size(-" + writerCacheKiB + ")&_pragma=journal_size_limit(67108864)&_txlock=immediate"
-	readPragmas    = "mode=ro&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=temp_store(memory)"
+	writePragmas   = "vfs=" + checksumVFSName + "&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)&_pragma=temp_store(memory)&_pragma=cache_size(-" + writerCacheKiB + ")&_pragma=journal_size_limit(67108864)&_txlock=immediate"
+	readPragmas    = "vfs=" + checksumVFSName + "&mode=ro&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=temp_store(memory)"
 )
 
 // ErrCorrupt reports an index file that is not a usable hubsnap index:
@@ -174,6 +174,9 @@ func (s *Store) init(ctx context.Context, stamped bool) error {
 	if mode != "wal" {
 		return fmt.Errorf("open index: the index is in journal mode %q and cannot be put in WAL mode", mode)
 	}
+	if err := s.checkChecksums(ctx); err != nil {
+		return err
+	}
 	if err := s.verify(ctx, stamped); err != nil {
 		return err
 	}
@@ -187,6 +190,9 @@ func (s *Store) init(ctx context.Context, stamped bool) error {
 // classify wraps err, marking the SQLite results that mean a damaged file.
 func classify(op string, err error) error {
 	if se, ok := errors.AsType[*sqlite.Error](err); ok {
+		if se.Code() == sqlite3.SQLITE_IOERR_DATA { // a page failed its checksum (checksum_vfs.go)
+			return fmt.Errorf("%s: %w: a page fails its checksum (%v)", op, ErrCorrupt, err)
+		}
 		switch se.Code() & 0xff {
 		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
 			return fmt.Errorf("%s: %w: %v", op, ErrCorrupt, err)

@@ -41,7 +41,7 @@ func (s *Store) prepare(ctx context.Context) error {
 	for i, q := range queries {
 		stmt, err := s.r.PrepareContext(ctx, q.text)
 		if err != nil {
-			return fmt.Errorf("prepare index queries: %w", err)
+			return classify("prepare index queries", err)
 		}
 		s.stmts[i] = stmt
 	}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"syscall"
+	"time"
 
 	"github.com/hubsnap/hubsnap/store/atomicfile"
 )
@@ -102,6 +104,9 @@ func (s *Store) readError(err error) error {
 	err = classify("read index", err)
 	if errors.Is(err, ErrCorrupt) {
 		s.distrust()
+		if f, ok := lastFault(s.path, time.Now().Add(-faultWindow)); ok {
+			err = fmt.Errorf("%w: %s", err, f)
+		}
 	}
 	return err
 }

@@ -3,6 +3,7 @@
 package main
 
 // raceEnabled is set when the tests run with the race detector, under
-// which the stress tests of many real processes take minutes; .ci/run
+// which the stress tests of many real processes and the tests on
+// 10,000-table releases take minutes each; .ci/run
 // runs them without it.
 const raceEnabled = true

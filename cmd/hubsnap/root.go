@@ -121,6 +121,7 @@ then read them through MCP, offline and fast.`,
 		a.newDemoCommand(),
 		a.newContextCommand(),
 		a.newTokenCommand(),
+		a.newIndexCommand(),
 		a.newVersionCommand(),
 	)
 	group(root)

@@ -199,7 +199,8 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 		log.Warn("this hubsnap cannot write the cache: it serves the index as it is, and changes to the release files "+
 			"show once a hubsnap that can write the cache has indexed them", "cache", opts.CacheDir, "why", why)
 	}
-	srv := mcpserver.New(c.Store(), mcpserver.Options{Target: target, Version: version(), Log: log})
+	repair := newRepairer(c, status) // serve_repair.go
+	srv := mcpserver.New(c.Store(), mcpserver.Options{Target: target, Version: version(), Log: log, OnDamage: repair.damaged})
 
 	// Follow the release files while serving: a sync, import or use in
 	// this process or another, or a removed file, shows in the next call.
@@ -209,6 +210,11 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 		// After every rescan, tell clients if the served release changed,
 		// whoever changed it (this process or another).
 		watched <- c.Watch(watchCtx, indexer.WatchOptions{Rescanned: func(error) { srv.CheckRelease(watchCtx) }})
+	}()
+	repaired := make(chan struct{})
+	go func() {
+		defer close(repaired)
+		repair.run(watchCtx)
 	}()
 	syncing := make(chan struct{})
 	go func() {
@@ -225,6 +231,7 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 	}
 	stop()
 	<-syncing
+	<-repaired
 	if werr := <-watched; werr != nil {
 		log.Warn("watching the cache", "err", werr)
 	}

@@ -1,0 +1,207 @@
+package indexer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/atomicfile"
+)
+
+// Verifying the index (hubsnap index verify, docs/cli.md). Every page is
+// read and checked against its checksum, the b-trees are checked
+// (integrity_check), and the content is compared with an index rebuilt
+// from the release files into a temp file. With repair, damage of any
+// kind is repaired as Repair does (the rebuilt index is copied into the
+// live one), and the index is verified again.
+
+// Damage is one thing wrong with the index.
+type Damage struct {
+	Kind string `json:"kind"` // "open", "page", "structure" or "content"
+	What string `json:"what"`
+}
+
+// VerifyReport is what Verify found, and did.
+type VerifyReport struct {
+	Index  string   `json:"index"`  // the index file
+	Pages  int64    `json:"pages"`  // pages read and checked
+	Damage []Damage `json:"damage"` // what was found ([] when healthy)
+	// Repaired is set when damage was found and repaired; Damage is then
+	// what was found before, and the index was verified healthy after.
+	Repaired bool `json:"repaired"`
+}
+
+// Healthy reports whether the index is as its release files make it.
+func (r VerifyReport) Healthy() bool { return len(r.Damage) == 0 || r.Repaired }
+
+// ErrNoIndex reports a cache without an index to verify.
+var ErrNoIndex = errors.New("no index")
+
+// Verify checks the index of the cache in dir, and with repair, repairs
+// it. It reads every page and rebuilds the index once from the release
+// files: about as long as importing them.
+func Verify(ctx context.Context, dir string, repair bool, log *slog.Logger) (VerifyReport, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return VerifyReport{}, fmt.Errorf("cache folder: %w", err)
+	}
+	path := filepath.Join(abs, indexFile)
+	if _, err := os.Stat(path); err != nil {
+		return VerifyReport{Index: path}, fmt.Errorf("%w in %s: %v", ErrNoIndex, abs, err)
+	}
+	v := &verifier{dir: abs, path: path, log: log}
+	defer v.close()
+	rep, err := v.verify(ctx)
+	if err != nil || !repair || len(rep.Damage) == 0 {
+		return rep, err
+	}
+	log.Warn("the index is damaged; repairing it from the release files", "index", path, "problems", len(rep.Damage))
+	if err := v.repair(ctx); err != nil {
+		return rep, fmt.Errorf("repair index: %w", err)
+	}
+	after, err := v.verify(ctx)
+	if err != nil {
+		return rep, err
+	}
+	if len(after.Damage) > 0 {
+		return rep, fmt.Errorf("repair index: still damaged after the repair: %s", after.Damage[0].What)
+	}
+	rep.Repaired = true
+	return rep, nil
+}
+
+// verifier holds what one run of Verify opened.
+type verifier struct {
+	dir, path string
+	log       *slog.Logger
+	st        *store.Store // nil when the index cannot be opened
+	rebuilt   string       // the last rebuild's temp index
+	done      func()       // removes rebuilt (see buildIndexCopy)
+}
+
+func (v *verifier) close() {
+	if v.st != nil {
+		v.st.Close()
+	}
+	if v.done != nil {
+		v.done()
+	}
+}
+
+// verify runs every check once.
+func (v *verifier) verify(ctx context.Context) (VerifyReport, error) {
+	rep := VerifyReport{Index: v.path, Damage: []Damage{}}
+	found := func(kind, what string) { rep.Damage = append(rep.Damage, Damage{Kind: kind, What: what}) }
+	// fail records an error of a check as damage when it is, and returns
+	// it otherwise.
+	fail := func(kind string, err error) error {
+		if errors.Is(err, store.ErrCorrupt) {
+			found(kind, err.Error())
+			return nil
+		}
+		return err
+	}
+	if v.st == nil {
+		st, err := store.Open(ctx, v.path)
+		if err := fail("open", err); err != nil {
+			return rep, err
+		}
+		v.st = st
+	}
+	size := 0
+	if v.st != nil {
+		bad, pages, err := v.st.CheckPages(ctx)
+		if err := fail("page", err); err != nil {
+			return rep, err
+		}
+		rep.Pages = pages
+		for _, b := range bad {
+			where := ""
+			if b.Btree != "" {
+				where = " of " + b.Btree
+			}
+			what := b.Err.Error()
+			if errors.Is(b.Err, store.ErrCorrupt) {
+				what = strings.TrimPrefix(what, store.ErrCorrupt.Error()+": ")
+			}
+			found("page", fmt.Sprintf("page %d%s: %s", b.Page, where, what))
+		}
+		if len(bad) == 0 { // SQLite's own check stops at the first bad page
+			problems, err := v.st.CheckStructure(ctx)
+			if err := fail("structure", err); err != nil {
+				return rep, err
+			}
+			for _, p := range problems {
+				found("structure", p)
+			}
+		}
+		if len(rep.Damage) == 0 {
+			// As every command does, first bring the index in line with
+			// the release files: a file changed since is not damage.
+			c := &Cache{dir: v.dir, store: v.st, log: v.log, now: time.Now}
+			if err := fail("content", c.Reconcile(ctx)); err != nil {
+				return rep, err
+			}
+		}
+		if n, err := v.st.PageSize(ctx); err == nil {
+			size = n
+		}
+	}
+	if v.done != nil {
+		v.done()
+		v.rebuilt, v.done = "", nil
+	}
+	tmp, done, err := buildIndexCopy(ctx, v.dir, size, quiet(v.log))
+	if err != nil {
+		return rep, err
+	}
+	v.rebuilt, v.done = tmp, done
+	if v.st != nil && len(rep.Damage) == 0 {
+		rebuilt, err := store.Open(ctx, tmp)
+		if err != nil {
+			return rep, err
+		}
+		diffs, err := v.st.Compare(ctx, rebuilt)
+		rebuilt.Close()
+		if err := fail("content", err); err != nil {
+			return rep, err
+		}
+		for _, d := range diffs {
+			found("content", d.String())
+		}
+	}
+	return rep, nil
+}
+
+// repair copies the last rebuild into the index, as Repair does, holding
+// the cache's write lock.
+func (v *verifier) repair(ctx context.Context) error {
+	lock, err := atomicfile.LockFile(ctx, filepath.Join(v.dir, lockFile), lockWait)
+	if err != nil {
+		return lockError(v.dir, err)
+	}
+	defer lock.Unlock()
+	if v.st != nil {
+		if err := v.st.Restore(ctx, v.rebuilt); err != nil {
+			return err
+		}
+	} else {
+		st, err := installRebuilt(ctx, v.path, v.rebuilt, v.log)
+		if err != nil {
+			return err
+		}
+		v.st = st
+	}
+	c := &Cache{dir: v.dir, store: v.st, log: v.log, now: time.Now}
+	_, err = c.reconcile(ctx) // the lock is held
+	return err
+}
