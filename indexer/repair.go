@@ -95,6 +95,10 @@ func openDamaged(ctx context.Context, dir, path string, log *slog.Logger, cause 
 		size = 0 // the header is damaged: a new index's
 	}
 	tmp, done, err := buildIndexCopy(ctx, dir, size, quiet(log))
+	if errors.Is(err, os.ErrPermission) || errors.Is(err, errReadOnlyFS) {
+		return nil, fmt.Errorf("%w; this hubsnap cannot write the cache %s to rebuild it (%w): "+
+			"run `hubsnap snapshot list --cache-dir %s` as a user who can", cause, dir, err, dir)
+	}
 	if err != nil {
 		return nil, err
 	}

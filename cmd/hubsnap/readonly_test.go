@@ -316,7 +316,7 @@ func TestReadOnlyCache(t *testing.T) {
 // hubsnap's writer does.
 func openIndex(tb testing.TB, path string) *sql.DB {
 	tb.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)&_pragma=journal_size_limit(0)")
+	db, err := sql.Open("sqlite", "file:"+path+"?vfs=hubsnap&_pragma=busy_timeout(10000)&_pragma=journal_size_limit(0)") // hubsnap's page checksums kept
 	if err != nil {
 		tb.Fatal(err)
 	}
