@@ -43,6 +43,8 @@ func TestSampleRowCounts(t *testing.T) {
 		"search":           6 + 3, // a row per table and per logic
 		"search_names":     6 + 3, // and its name as words
 		"search_words":     distinctWords(sampleSnapshot()),
+		"release_checks":   1,
+		"schema_findings":  5, // TestSampleFindings
 	}
 	if diff := gocmp.Diff(want, rowCounts(t, s)); diff != "" {
 		t.Errorf("row counts mismatch (-want +got):\n%s", diff)
@@ -121,6 +123,8 @@ func TestReplaceRelease(t *testing.T) {
 	want["search"] += 2 + 2
 	want["search_names"] += 2 + 2
 	want["search_words"] += distinctWords(v2)
+	want["release_checks"] += 1
+	want["schema_findings"] += schemaFindingCount(v2)
 	if diff := gocmp.Diff(want, rowCounts(t, s)); diff != "" {
 		t.Errorf("row counts after replace mismatch (-want +got):\n%s", diff)
 	}
