@@ -121,7 +121,7 @@ func duplicateForeignKeys(t *Table) []finding {
 			continue
 		}
 		out = append(out, finding{rule: ruleDuplicateForeignKey, item: i, code: CodeDuplicateForeignKey,
-			column: keyColumn(fk.Columns),
+			column:  keyColumn(fk.Columns),
 			message: cutMessage(keyText(t, fk) + " repeats " + keyName(t.ForeignKeys[j], j))})
 	}
 	return out
