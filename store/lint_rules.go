@@ -190,7 +190,7 @@ func typeMismatch(p typePair) (finding, bool) {
 
 const maxMessage = 2048
 
-// keyText writes a foreign key of t: "foreign key name (columns) ->
+// keyText writes a foreign key of t: "foreign key name (columns) to
 // table (columns)", without the name when it has none, the referenced
 // table qualified by its connection when that is not t's.
 func keyText(t *Table, fk ForeignKey) string {
@@ -198,7 +198,7 @@ func keyText(t *Table, fk ForeignKey) string {
 	if fk.Name != "" {
 		label += msgName(fk.Name) + " "
 	}
-	return label + columnList(fk.Columns) + " -> " + refName(t, fk) + " " + columnList(fk.RefColumns)
+	return label + columnList(fk.Columns) + " to " + refName(t, fk) + " " + columnList(fk.RefColumns)
 }
 
 // keyName names the foreign key at position i of its table: by its name,

@@ -163,15 +163,15 @@ func lintSnapshot() *Snapshot {
 var lintWant = []wireFinding{
 	{Code: CodeNoPrimaryKey, Table: "audit log", Connection: "main", Message: "table has no primary key"},
 	{Code: CodeFKWithoutIndex, Table: "orders", Connection: "main", Column: "account_id",
-		Message: "foreign key orders_account_fk (account_id) -> accounts (id) has no index that starts with its columns"},
+		Message: "foreign key orders_account_fk (account_id) to accounts (id) has no index that starts with its columns"},
 	{Code: CodeFKWithoutIndex, Table: "shipments", Connection: "main",
-		Message: "foreign key shipments_line_fk (order_id, line_no) -> order_lines (order_id, line_no) has no index that starts with its columns"},
+		Message: "foreign key shipments_line_fk (order_id, line_no) to order_lines (order_id, line_no) has no index that starts with its columns"},
 	{Code: CodeFKWithoutIndex, Table: "shipments", Connection: "main",
-		Message: "foreign key (line_no, order_id) -> order_lines (line_no, order_id) has no index that starts with its columns"},
+		Message: "foreign key (line_no, order_id) to order_lines (line_no, order_id) has no index that starts with its columns"},
 	{Code: CodeFKWithoutIndex, Table: "payments", Connection: "main", Column: "order_id",
-		Message: "foreign key payments_order_fk (order_id) -> orders (id) has no index that starts with its columns"},
+		Message: "foreign key payments_order_fk (order_id) to orders (id) has no index that starts with its columns"},
 	{Code: CodeFKWithoutIndex, Table: "daily", Connection: "analytics", Column: "user_id",
-		Message: "foreign key daily_user_fk (user_id) -> main.users (id) has no index that starts with its columns"},
+		Message: "foreign key daily_user_fk (user_id) to main.users (id) has no index that starts with its columns"},
 	{Code: CodeFKTypeMismatch, Table: "shipments", Connection: "main", Column: "line_no",
 		Message: "type smallint, but it references order_lines.line_no of type integer (foreign key shipments_line_fk)"},
 	{Code: CodeFKTypeMismatch, Table: "shipments", Connection: "main", Column: "line_no",
@@ -181,9 +181,9 @@ var lintWant = []wireFinding{
 	{Code: CodeFKTypeMismatch, Table: "daily", Connection: "analytics", Column: "user_id",
 		Message: "type bigint, but it references main.users.id of type int4 (foreign key daily_user_fk)"},
 	{Code: CodeDuplicateForeignKey, Table: "orders", Connection: "main", Column: "user_id",
-		Message: "foreign key orders_user_fk2 (user_id) -> users (id) repeats foreign key orders_user_fk"},
+		Message: "foreign key orders_user_fk2 (user_id) to users (id) repeats foreign key orders_user_fk"},
 	{Code: CodeDuplicateForeignKey, Table: "shipments", Connection: "main",
-		Message: "foreign key (line_no, order_id) -> order_lines (line_no, order_id) repeats foreign key shipments_line_fk"},
+		Message: "foreign key (line_no, order_id) to order_lines (line_no, order_id) repeats foreign key shipments_line_fk"},
 }
 
 // Each rule finds exactly what lintSnapshot plants, and nothing in its

@@ -14,10 +14,10 @@ import (
 )
 
 // The demo release's findings, as `snapshot check` prints them.
-const demoCheckText = `purchases.user_id: FK_WITHOUT_INDEX foreign key purchases_user_fk (user_id) -> users (id) has no index that starts with its columns
-purchases.item_id: FK_WITHOUT_INDEX foreign key purchases_item_fk (item_id) -> items (id) has no index that starts with its columns
-order_lines.item_id: FK_WITHOUT_INDEX foreign key (item_id) -> items (id) has no index that starts with its columns
-analytics.users.user_id: FK_WITHOUT_INDEX foreign key rollup_user_fk (user_id) -> main.users (id) has no index that starts with its columns
+const demoCheckText = `purchases.user_id: FK_WITHOUT_INDEX foreign key purchases_user_fk (user_id) to users (id) has no index that starts with its columns
+purchases.item_id: FK_WITHOUT_INDEX foreign key purchases_item_fk (item_id) to items (id) has no index that starts with its columns
+order_lines.item_id: FK_WITHOUT_INDEX foreign key (item_id) to items (id) has no index that starts with its columns
+analytics.users.user_id: FK_WITHOUT_INDEX foreign key rollup_user_fk (user_id) to main.users (id) has no index that starts with its columns
 `
 
 func TestSnapshotCheck(t *testing.T) {
