@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -86,6 +87,9 @@ func foreignKeysWithoutIndex(t *Table) []finding {
 // leads reports whether the first columns of index, as many as cols holds
 // distinct names, are those names, in any order.
 func leads(cols, index []string) bool {
+	if len(cols) == 1 { // most keys: no allocation
+		return len(index) > 0 && index[0] == cols[0]
+	}
 	want := make(map[string]bool, len(cols))
 	for _, c := range cols {
 		want[c] = true
@@ -112,12 +116,28 @@ func duplicateForeignKeys(t *Table) []finding {
 		return nil
 	}
 	var out []finding
-	first := map[string]int{}
+	var first map[string]int // by keySignature, for a table of many keys
+	if len(t.ForeignKeys) > 8 {
+		first = make(map[string]int, len(t.ForeignKeys))
+	}
 	for i, fk := range t.ForeignKeys {
-		k := keySignature(t, fk)
-		j, seen := first[k]
-		if !seen {
-			first[k] = i
+		j := -1
+		if first != nil {
+			k := keySignature(t, fk)
+			if seen, ok := first[k]; ok {
+				j = seen
+			} else {
+				first[k] = i
+			}
+		} else {
+			for e := range i {
+				if sameKey(t, t.ForeignKeys[e], fk) {
+					j = e
+					break
+				}
+			}
+		}
+		if j < 0 {
 			continue
 		}
 		out = append(out, finding{rule: ruleDuplicateForeignKey, item: i, code: CodeDuplicateForeignKey,
@@ -125,6 +145,19 @@ func duplicateForeignKeys(t *Table) []finding {
 			message: cutMessage(keyText(t, fk) + " repeats " + keyName(t.ForeignKeys[j], j))})
 	}
 	return out
+}
+
+// sameKey reports whether two foreign keys of t constrain the same: the
+// same target and pairs of columns.
+func sameKey(t *Table, a, b ForeignKey) bool {
+	if a.RefTable != b.RefTable || len(a.Columns) != len(b.Columns) {
+		return false
+	}
+	if len(a.Columns) == 1 && len(a.RefColumns) == 1 && len(b.RefColumns) == 1 {
+		return a.Columns[0] == b.Columns[0] && a.RefColumns[0] == b.RefColumns[0] &&
+			cmp.Or(a.RefConnection, t.Connection) == cmp.Or(b.RefConnection, t.Connection)
+	}
+	return keySignature(t, a) == keySignature(t, b)
 }
 
 // keySignature identifies what a foreign key constrains: its target and
@@ -147,8 +180,7 @@ func keySignature(t *Table, fk ForeignKey) string {
 }
 
 // A typePair is a column of a foreign key and the column it references,
-// with their types: the key column's from keyTypes, the rest from
-// qRefTypes and qKeyDetail.
+// with their types, as keyTypes.mismatches finds them.
 type typePair struct {
 	tableID                  int64
 	position, part           int // the key's position in its table, the column's place in the key

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -332,4 +333,52 @@ func schemaFindingCount(snap *Snapshot) int {
 		}
 	}
 	return n
+}
+
+// A table of many keys finds its duplicates by signature, one of few by
+// comparing pairs: the same findings either way.
+func TestDuplicateForeignKeysManyKeys(t *testing.T) {
+	for _, n := range []int{4, 8, 9, 40} {
+		tb := &Table{Name: "t", Connection: "main"}
+		for i := range n {
+			tb.ForeignKeys = append(tb.ForeignKeys, ForeignKey{Name: fmt.Sprintf("k%d", i), Columns: []string{fmt.Sprintf("c%d", i)},
+				RefTable: "p", RefColumns: []string{"id"}})
+		}
+		// The last repeats the first, in another connection spelling; the
+		// one before repeats the second with its pairs in another order.
+		tb.ForeignKeys[n-1] = ForeignKey{Name: "again", Columns: []string{"c0"}, RefConnection: "main", RefTable: "p", RefColumns: []string{"id"}}
+		tb.ForeignKeys[1] = ForeignKey{Name: "k1", Columns: []string{"a", "b"}, RefTable: "p", RefColumns: []string{"x", "y"}}
+		tb.ForeignKeys[n-2] = ForeignKey{Columns: []string{"b", "a"}, RefTable: "p", RefColumns: []string{"y", "x"}}
+		var got []string
+		for _, f := range duplicateForeignKeys(tb) {
+			got = append(got, fmt.Sprintf("%d %s: %s", f.item, f.column, f.message))
+		}
+		want := []string{
+			fmt.Sprintf("%d : foreign key (b, a) to p (y, x) repeats foreign key k1", n-2),
+			fmt.Sprintf("%d c0: foreign key again (c0) to p (id) repeats foreign key k0", n-1),
+		}
+		if diff := gocmp.Diff(want, got); diff != "" {
+			t.Errorf("%d keys: (-want +got):\n%s", n, diff)
+		}
+	}
+}
+
+func TestLeads(t *testing.T) {
+	for _, c := range []struct {
+		cols, index []string
+		want        bool
+	}{
+		{[]string{"a"}, []string{"a", "b"}, true},
+		{[]string{"a"}, []string{"b", "a"}, false},
+		{[]string{"a"}, nil, false},
+		{[]string{"a", "b"}, []string{"b", "a", "c"}, true},
+		{[]string{"a", "b"}, []string{"a"}, false},
+		{[]string{"a", "b"}, []string{"a", "c", "b"}, false},
+		{[]string{"a", "b"}, []string{"a", "a"}, false},
+		{[]string{"a", "a"}, []string{"a"}, true},
+	} {
+		if got := leads(c.cols, c.index); got != c.want {
+			t.Errorf("leads(%q, %q) = %v, want %v", c.cols, c.index, got, c.want)
+		}
+	}
 }
