@@ -25,6 +25,16 @@ CREATE TABLE schema_findings (
     PRIMARY KEY (release, rule, table_id, item, part)
 ) WITHOUT ROWID;
 
+-- How many findings each stored rule has in each release, written with
+-- it (a row per rule, zeros too): a page's total without a count of rows.
+CREATE TABLE schema_finding_counts (
+    release  INTEGER NOT NULL REFERENCES releases (id) ON DELETE CASCADE,
+    rule     INTEGER NOT NULL, -- as schema_findings.rule
+    code     TEXT    NOT NULL,
+    findings INTEGER NOT NULL,
+    PRIMARY KEY (release, rule)
+) WITHOUT ROWID;
+
 -- What `snapshot check` counts of each release, written with it: the
 -- number of schema findings (release_info's schemaProblems), and the
 -- columns and the tables and columns with a comment (commentCoverage).

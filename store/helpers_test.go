@@ -265,15 +265,16 @@ func rowCounts(tb testing.TB, s *Store) map[string]int {
 // pointer not.
 func snapshotRows(snap *Snapshot) map[string]int {
 	out := map[string]int{
-		"releases":        1,
-		"connections":     len(snap.Connections),
-		"tables":          len(snap.Tables),
-		"logics":          len(snap.Logics),
-		"search":          len(snap.Tables) + len(snap.Logics), // a row per table and per logic
-		"search_names":    len(snap.Tables) + len(snap.Logics), // and its name as words
-		"search_words":    distinctWords(snap),
-		"release_checks":  1,
-		"schema_findings": schemaFindingCount(snap),
+		"releases":              1,
+		"connections":           len(snap.Connections),
+		"tables":                len(snap.Tables),
+		"logics":                len(snap.Logics),
+		"search":                len(snap.Tables) + len(snap.Logics), // a row per table and per logic
+		"search_names":          len(snap.Tables) + len(snap.Logics), // and its name as words
+		"search_words":          distinctWords(snap),
+		"release_checks":        1,
+		"schema_finding_counts": 4,
+		"schema_findings":       schemaFindingCount(snap),
 	}
 	for _, t := range snap.Tables {
 		out["columns"] += len(t.Columns)

@@ -25,6 +25,10 @@ const (
 	ruleDuplicateForeignKey = 4
 )
 
+// storedRules are the codes of the stored rules, by rule.
+var storedRules = map[int]string{ruleNoPrimaryKey: CodeNoPrimaryKey, ruleFKWithoutIndex: CodeFKWithoutIndex,
+	ruleFKTypeMismatch: CodeFKTypeMismatch, ruleDuplicateForeignKey: CodeDuplicateForeignKey}
+
 // A finding is what a rule found about a table: a row of schema_findings
 // without the release and table.
 type finding struct {

@@ -35,8 +35,10 @@ SELECT (SELECT group_concat(j, ',' ORDER BY n) FROM page WHERE kept),
 	EXISTS (SELECT 1 FROM page WHERE NOT kept),
 	(SELECT json_array(table_id, item, part) FROM page WHERE kept ORDER BY n DESC LIMIT 1)`)
 
-	// qStoredFindingsCount counts the findings of rule ?2 of release ?1.
-	qStoredFindingsCount = readQuery(`SELECT count(*) FROM schema_findings WHERE release = ?1 AND rule = ?2`)
+	// qStoredFindingsCount is how many findings rule ?2 has in release ?1,
+	// as the release wrote it; no row (a release indexed before migration 7
+	// and not yet again) is none.
+	qStoredFindingsCount = readQuery(`SELECT coalesce((SELECT findings FROM schema_finding_counts WHERE release = ?1 AND rule = ?2), 0)`)
 
 	// qMissingCommentPage is a page of MISSING_COMMENT for the release
 	// whose tables have ids below ?1: its tables and columns whose comment

@@ -14,6 +14,7 @@ import (
 type lintState struct {
 	findings                     *batch
 	problems, columns, commented int64
+	byRule                       [ruleDuplicateForeignKey + 1]int64 // findings of each stored rule
 	keys                         keyTypes
 }
 
@@ -22,6 +23,7 @@ const (
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
 	insertReleaseChecks = `INSERT INTO release_checks (release, schema_problems, column_count, commented_count)
 		VALUES (?, ?, ?, ?)`
+	insertFindingCount = `INSERT INTO schema_finding_counts (release, rule, code, findings) VALUES (?, ?, ?, ?)`
 )
 
 // lintTable runs the rules that judge a table by itself on t, whose id is
@@ -54,6 +56,7 @@ func hasComment(c string) bool { return strings.Trim(c, " \t\n\r") != "" }
 
 func (w *ReleaseWriter) addFinding(ctx context.Context, b *batch, tableID int64, f finding) error {
 	w.lint.problems++
+	w.lint.byRule[f.rule]++
 	return b.add(ctx, w.release, f.rule, tableID, f.item, f.part, f.code, nullString(f.column), f.message)
 }
 
@@ -76,6 +79,11 @@ func (w *ReleaseWriter) writeLint(ctx context.Context) error {
 	if _, err := w.tx.ExecContext(ctx, insertReleaseChecks, w.release, w.lint.problems, w.lint.columns,
 		w.lint.commented); err != nil {
 		return fmt.Errorf("write release checks: %w", err)
+	}
+	for rule, code := range storedRules {
+		if _, err := w.tx.ExecContext(ctx, insertFindingCount, w.release, rule, code, w.lint.byRule[rule]); err != nil {
+			return fmt.Errorf("write release checks: %w", err)
+		}
 	}
 	return nil
 }

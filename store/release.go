@@ -296,6 +296,7 @@ func deleteRelease(ctx context.Context, tx *sql.Tx, key ReleaseKey) error {
 		{`DELETE FROM foreign_keys WHERE release = ?`, []any{id}},
 		{`DELETE FROM schema_findings WHERE release = ?`, []any{id}},
 		{`DELETE FROM release_checks WHERE release = ?`, []any{id}},
+		{`DELETE FROM schema_finding_counts WHERE release = ?`, []any{id}},
 		{`DELETE FROM tables WHERE id >= ? AND id < ?`, []any{lo, hi}},
 		{`DELETE FROM logic_params WHERE logic_id >= ? AND logic_id < ?`, []any{lo, hi}},
 		{`DELETE FROM logics WHERE id >= ? AND id < ?`, []any{lo, hi}},
