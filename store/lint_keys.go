@@ -58,8 +58,14 @@ func (k *keyTypes) add(t *Table) {
 	if k.types == nil {
 		k.types, k.refTables, k.refColumns = map[string]uint32{}, map[refTable]uint32{}, map[refColumn]uint32{}
 	}
+	// A key column's type is found by name: among the table's columns,
+	// or, when that would take many comparisons, in a map of them.
+	keyCols := 0
+	for _, fk := range t.ForeignKeys {
+		keyCols += len(fk.Columns)
+	}
 	var byName map[string]string
-	if len(t.Columns) > 16 {
+	if keyCols*len(t.Columns) > 1024 {
 		byName = make(map[string]string, len(t.Columns))
 		for _, c := range t.Columns {
 			byName[c.Name] = c.Type
