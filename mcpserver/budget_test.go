@@ -146,6 +146,18 @@ func checkBudget(t *testing.T, st *store.Store, target store.Target) map[string]
 	}
 	answer, err := srv.releaseInfo(ctx, req, ReleaseInfoInput{})
 	note("release_info", "", answer, err)
+	// The findings by default and of each rule, at most 200 pages of each.
+	for _, code := range append([]string{""}, store.RuleCodes()...) {
+		for cursor, pages := "", 0; pages < 200; pages++ {
+			answer, err := srv.check(ctx, req, CheckInput{Code: RuleCode(code), Cursor: Cursor(cursor)})
+			note("release_check", code, answer, err)
+			var page CheckOutput
+			json.Unmarshal(answer, &page)
+			if cursor = page.NextCursor; cursor == "" {
+				break
+			}
+		}
+	}
 	for _, q := range []string{"id", "name", "a", "user", "status", "created at", "billing invoices", "x"} {
 		answer, err := srv.search(ctx, req, SearchInput{Query: Query(q)})
 		note("schema_search", q, answer, err)

@@ -158,7 +158,9 @@ func checkContract(t *testing.T, st *store.Store, target store.Target, snap *sto
 	r := snap.Release
 	check("release_info", answer, new(ReleaseInfo), ReleaseInfo{ID: r.ID, Project: r.Project, Environment: r.Environment,
 		Version: r.Version, CreatedAt: r.CreatedAt, SyncedAt: snap.Origin.SyncedAt, Tables: len(snap.Tables),
-		Logics: len(snap.Logics), OtherReleases: []ReleaseRef{}})
+		Logics: len(snap.Logics), SchemaProblems: len(wantFindings(snap, nil)), OtherReleases: []ReleaseRef{}})
+
+	checkCheckContract(t, srv, schemas["release_check"], snap)
 }
 
 // contractError checks one answer: it decodes strictly into got, it

@@ -265,8 +265,8 @@ func jsonEqual(tb testing.TB, a, b []byte) bool {
 }
 
 // toolNames are the tools hubsnap serves.
-var toolNames = []string{"logic_get", "logic_list", "release_info", "schema_diagram", "schema_diff", "schema_get_table",
-	"schema_join_path", "schema_list_tables", "schema_search"}
+var toolNames = []string{"logic_get", "logic_list", "release_check", "release_info", "schema_diagram", "schema_diff",
+	"schema_get_table", "schema_join_path", "schema_list_tables", "schema_search"}
 
 // everyToolCall is one typical call of every tool, used where every tool
 // must behave alike (no release, secrets).
@@ -283,4 +283,5 @@ var everyToolCall = []struct {
 	{"schema_join_path", map[string]any{"from": "posts", "to": "items"}},
 	{"schema_diff", map[string]any{"from": "rel_42"}},
 	{"schema_diagram", map[string]any{"table": "posts"}},
+	{"release_check", map[string]any{}},
 }

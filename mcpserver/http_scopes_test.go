@@ -79,6 +79,7 @@ func TestHTTPScopes(t *testing.T) {
 				{"schema_search", map[string]any{"query": "user"}, sc.table || sc.logic, "table:read or logic:read"},
 				{"schema_join_path", map[string]any{"from": "posts", "to": "items"}, sc.table, "table:read"},
 				{"schema_diff", map[string]any{"from": "rel_42"}, sc.release, "release:read"},
+				{"release_check", map[string]any{}, sc.release, "release:read"},
 			} {
 				res := call(t, cs, tc.tool, tc.args)
 				if tc.allowed {

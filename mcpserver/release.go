@@ -20,6 +20,8 @@ type ReleaseInfo struct {
 	SyncedAt    string `json:"syncedAt" jsonschema:"when it entered this machine's cache"`
 	Tables      int    `json:"tables" jsonschema:"how many tables it has"`
 	Logics      int    `json:"logics" jsonschema:"how many logics it has"`
+	// SchemaProblems counts release_check's findings of the default rules.
+	SchemaProblems int `json:"schemaProblems" jsonschema:"how many schema findings release_check lists by default"`
 	// OtherReleases are the releases schema_diff can compare it with.
 	OtherReleases []ReleaseRef `json:"otherReleases" jsonschema:"the other cached releases of the project and environment, newest first; at most 100"`
 	// OtherReleasesTotal counts them all when there are more than 100.

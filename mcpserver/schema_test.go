@@ -45,6 +45,7 @@ func TestAdvertisedSchemasComeFromHandlerTypes(t *testing.T) {
 		"schema_join_path":   {joinPathInputSchema(), schemaFor[JoinPathOutput]()},
 		"schema_diff":        {limitSchema(schemaFor[DiffInput](), 1, store.MaxDiffLimit), diffOutputSchema()},
 		"schema_diagram":     {diagramInputSchema(), schemaFor[diagram.Diagram]()},
+		"release_check":      {schemaFor[CheckInput](), schemaFor[CheckOutput]()},
 	}
 	if got := slices.Sorted(maps.Keys(tools)); !slices.Equal(got, toolNames) {
 		t.Errorf("tools = %v, want %v", got, toolNames)
@@ -380,7 +381,7 @@ func TestReleaseInfo(t *testing.T) {
 	got := success[ReleaseInfo](t, call(t, shopSession(t), "release_info", map[string]any{}))
 	want := ReleaseInfo{ID: "rel_42", Project: "shop", Environment: "dev", Version: 42,
 		CreatedAt: "2026-11-01T10:00:00Z", SyncedAt: fixedOrigin.SyncedAt, Tables: 6, Logics: 4,
-		OtherReleases: []ReleaseRef{}}
+		SchemaProblems: 4, OtherReleases: []ReleaseRef{}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("release_info (-want +got):\n%s", diff)
 	}

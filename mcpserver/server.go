@@ -1,8 +1,8 @@
 // Package mcpserver serves hubsnap's MCP tools (docs/tools.md): the
 // schema tools (tables.go), the logic tools (logics.go), release_info
-// (release.go) and schema_search (search.go), with resources and
-// completions (resources.go), over stdio (stdio.go) or Streamable HTTP
-// (http.go).
+// (release.go), release_check (check.go) and schema_search (search.go),
+// with resources and completions (resources.go), over stdio (stdio.go) or
+// Streamable HTTP (http.go).
 //
 // Every answer is read from the SQLite index (package store) at call time,
 // for the current release of one project and environment; nothing of a
@@ -89,7 +89,7 @@ Find things with schema_search (names, comments, SQL) or list them with
 schema_list_tables and logic_list, then read the details with
 schema_get_table or logic_get. schema_join_path says how to join two
 tables; schema_diff what changed since an earlier release. release_info
-says which release you are looking at.`
+says which release you are looking at; release_check reviews its schema.`
 
 // New returns a server for the current release of opts.Target in st.
 func New(st *store.Store, opts Options) *Server {
@@ -129,6 +129,7 @@ func New(st *store.Store, opts Options) *Server {
 	s.addSearchTool()
 	s.addJoinTool()
 	s.addDiffTool()
+	s.addCheckTool()
 	s.addDiagramTool()
 	s.addDiagramApp()
 	s.addResources()

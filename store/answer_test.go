@@ -252,7 +252,8 @@ func TestReleaseJSON(t *testing.T) {
 	want := &wireRelease{
 		ID: "rel_42", Project: "shop", Environment: "dev", Version: 42,
 		CreatedAt: sample.Release.CreatedAt, SyncedAt: sample.Origin.SyncedAt, Tables: 6, Logics: 3,
-		OtherReleases: []wireOtherRelease{{"rel_43", 43}, {"rel_41b", 41}, {"rel_41", 41}, {"rel_40", 40}},
+		SchemaProblems: 5, // lint_test.go: TestSampleFindings
+		OtherReleases:  []wireOtherRelease{{"rel_43", 43}, {"rel_41b", 41}, {"rel_41", 41}, {"rel_40", 40}},
 	}
 	if diff := gocmp.Diff(want, got); diff != "" {
 		t.Errorf("ReleaseJSON mismatch (-want +got):\n%s", diff)

@@ -265,13 +265,16 @@ func rowCounts(tb testing.TB, s *Store) map[string]int {
 // pointer not.
 func snapshotRows(snap *Snapshot) map[string]int {
 	out := map[string]int{
-		"releases":     1,
-		"connections":  len(snap.Connections),
-		"tables":       len(snap.Tables),
-		"logics":       len(snap.Logics),
-		"search":       len(snap.Tables) + len(snap.Logics), // a row per table and per logic
-		"search_names": len(snap.Tables) + len(snap.Logics), // and its name as words
-		"search_words": distinctWords(snap),
+		"releases":              1,
+		"connections":           len(snap.Connections),
+		"tables":                len(snap.Tables),
+		"logics":                len(snap.Logics),
+		"search":                len(snap.Tables) + len(snap.Logics), // a row per table and per logic
+		"search_names":          len(snap.Tables) + len(snap.Logics), // and its name as words
+		"search_words":          distinctWords(snap),
+		"release_checks":        1,
+		"schema_finding_counts": 4,
+		"schema_findings":       schemaFindingCount(snap),
 	}
 	for _, t := range snap.Tables {
 		out["columns"] += len(t.Columns)
@@ -426,15 +429,16 @@ type (
 	}
 
 	wireRelease struct {
-		ID            string             `json:"id"`
-		Project       string             `json:"project"`
-		Environment   string             `json:"environment"`
-		Version       int64              `json:"version"`
-		CreatedAt     string             `json:"createdAt"`
-		SyncedAt      string             `json:"syncedAt"`
-		Tables        int                `json:"tables"`
-		Logics        int                `json:"logics"`
-		OtherReleases []wireOtherRelease `json:"otherReleases"`
+		ID             string             `json:"id"`
+		Project        string             `json:"project"`
+		Environment    string             `json:"environment"`
+		Version        int64              `json:"version"`
+		CreatedAt      string             `json:"createdAt"`
+		SyncedAt       string             `json:"syncedAt"`
+		Tables         int                `json:"tables"`
+		Logics         int                `json:"logics"`
+		SchemaProblems int                `json:"schemaProblems"`
+		OtherReleases  []wireOtherRelease `json:"otherReleases"`
 		// OtherReleasesTotal counts the other releases when more than
 		// the 100 listed are cached (the doc comment of qReleaseJSON).
 		OtherReleasesTotal int `json:"otherReleasesTotal,omitempty"`

@@ -50,6 +50,9 @@ func TestLookasideHolds(t *testing.T) {
 		if _, err := s.ReleaseJSON(ctx, shopDev); err != nil {
 			t.Fatal(err)
 		}
+		if _, err := s.CheckJSON(ctx, shopDev, CheckRequest{Codes: []string{CodeFKWithoutIndex, CodeMissingComment}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	// The first round may prepare what Open left unprepared.
 	answers()

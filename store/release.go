@@ -52,6 +52,7 @@ FROM current_releases c JOIN releases r ON r.id = c.release ORDER BY c.project, 
 SELECT json_insert(json_object('id', r.release_id, 'project', r.project, 'environment', r.environment,
 		'version', r.version, 'createdAt', r.created_at, 'syncedAt', r.synced_at,
 		'tables', r.table_count, 'logics', r.logic_count,
+		'schemaProblems', coalesce((SELECT schema_problems FROM release_checks WHERE release = r.id), 0),
 		-- json(): a subquery's value is text, not JSON, to the function
 		-- around it.
 		'otherReleases', json((
@@ -293,6 +294,9 @@ func deleteRelease(ctx context.Context, tx *sql.Tx, key ReleaseKey) error {
 		{`DELETE FROM columns WHERE table_id >= ? AND table_id < ?`, []any{lo, hi}},
 		{`DELETE FROM indexes WHERE table_id >= ? AND table_id < ?`, []any{lo, hi}},
 		{`DELETE FROM foreign_keys WHERE release = ?`, []any{id}},
+		{`DELETE FROM schema_findings WHERE release = ?`, []any{id}},
+		{`DELETE FROM release_checks WHERE release = ?`, []any{id}},
+		{`DELETE FROM schema_finding_counts WHERE release = ?`, []any{id}},
 		{`DELETE FROM tables WHERE id >= ? AND id < ?`, []any{lo, hi}},
 		{`DELETE FROM logic_params WHERE logic_id >= ? AND logic_id < ?`, []any{lo, hi}},
 		{`DELETE FROM logics WHERE id >= ? AND id < ?`, []any{lo, hi}},

@@ -31,18 +31,21 @@ func TestSampleRowCounts(t *testing.T) {
 	s := openStore(t)
 	put(t, s, sampleSnapshot(), true)
 	want := map[string]int{
-		"releases":         1,
-		"current_releases": 1,
-		"connections":      2,
-		"tables":           6,
-		"columns":          6 + 4 + 4 + 3 + 2 + 3,
-		"foreign_keys":     2 + 1 + 2 + 1 + 1 + 1,
-		"indexes":          2 + 1 + 1,
-		"logics":           3,
-		"logic_params":     3 + 1,
-		"search":           6 + 3, // a row per table and per logic
-		"search_names":     6 + 3, // and its name as words
-		"search_words":     distinctWords(sampleSnapshot()),
+		"releases":              1,
+		"current_releases":      1,
+		"connections":           2,
+		"tables":                6,
+		"columns":               6 + 4 + 4 + 3 + 2 + 3,
+		"foreign_keys":          2 + 1 + 2 + 1 + 1 + 1,
+		"indexes":               2 + 1 + 1,
+		"logics":                3,
+		"logic_params":          3 + 1,
+		"search":                6 + 3, // a row per table and per logic
+		"search_names":          6 + 3, // and its name as words
+		"search_words":          distinctWords(sampleSnapshot()),
+		"release_checks":        1,
+		"schema_finding_counts": 4,
+		"schema_findings":       5, // TestSampleFindings
 	}
 	if diff := gocmp.Diff(want, rowCounts(t, s)); diff != "" {
 		t.Errorf("row counts mismatch (-want +got):\n%s", diff)
@@ -121,6 +124,9 @@ func TestReplaceRelease(t *testing.T) {
 	want["search"] += 2 + 2
 	want["search_names"] += 2 + 2
 	want["search_words"] += distinctWords(v2)
+	want["release_checks"] += 1
+	want["schema_finding_counts"] += 4
+	want["schema_findings"] += schemaFindingCount(v2)
 	if diff := gocmp.Diff(want, rowCounts(t, s)); diff != "" {
 		t.Errorf("row counts after replace mismatch (-want +got):\n%s", diff)
 	}

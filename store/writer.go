@@ -41,6 +41,7 @@ type ReleaseWriter struct {
 	words                                                                 wordSet
 	keys                                                                  keyRows
 	nameRows                                                              []nameRow
+	lint                                                                  lintState // lint_write.go
 }
 
 // WriteRelease stores a release in the index in one immediate transaction:
@@ -131,6 +132,7 @@ func newReleaseWriter(ctx context.Context, tx *sql.Tx) (*ReleaseWriter, error) {
 		{&w.params, insertParam},
 		{&w.search, insertSearchRow},
 		{&w.names, insertSearchName},
+		{&w.lint.findings, insertFinding},
 	} {
 		*b.dst = newBatch(tx, b.insert, w.pipe)
 	}
@@ -139,7 +141,7 @@ func newReleaseWriter(ctx context.Context, tx *sql.Tx) (*ReleaseWriter, error) {
 
 func (w *ReleaseWriter) batches() []*batch {
 	return []*batch{w.connectionRows, w.tables, w.columns, w.foreignKeys, w.indexes, w.logics, w.params,
-		w.search, w.names}
+		w.search, w.names, w.lint.findings}
 }
 
 func (w *ReleaseWriter) close() {
@@ -190,6 +192,9 @@ func (w *ReleaseWriter) Table(t *Table) error {
 	}
 	if err := w.searchTable(ctx, id, t); err != nil {
 		return fmt.Errorf("search row of table %q: %w", t.Name, err)
+	}
+	if err := w.lintTable(ctx, id, t); err != nil {
+		return fmt.Errorf("findings of table %q: %w", t.Name, err)
 	}
 	return nil
 }
@@ -255,6 +260,9 @@ func (w *ReleaseWriter) finish(ctx context.Context, makeCurrent bool) error {
 		return err
 	}
 	if err := w.writeWords(ctx); err != nil {
+		return err
+	}
+	if err := w.writeLint(ctx); err != nil {
 		return err
 	}
 	// The release replaces its namesake. A current pointer of the same

@@ -5,6 +5,7 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -69,6 +70,7 @@ func demoCalls() []demoCall {
 		{"A logic's SQL, params and auth (MCP-005)", "logic_get", map[string]any{"name": "purchase_item"}},
 		{"The logics/ prefix is accepted", "logic_get", map[string]any{"name": "logics/admin/users"}},
 		{"Which release is this?", "release_info", map[string]any{}},
+		{"Review its schema as a team's CI would", "release_check", map[string]any{}},
 		{"What changed since the release before it?", "schema_diff", map[string]any{}},
 	}
 }
@@ -160,6 +162,9 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 	}
 	fmt.Fprintf(w, "   The sample's connection URLs, passwords and logic secret were dropped: none is in the cache.\n\n")
 	if err := demoDiff(ctx, w, dir, opts.Log); err != nil {
+		return err
+	}
+	if err := demoCheck(ctx, w, dir, opts.Log); err != nil {
 		return err
 	}
 
@@ -258,6 +263,25 @@ func demoDiff(ctx context.Context, w io.Writer, dir string, log *slog.Logger) er
 			line = "   " + line
 		}
 		io.WriteString(w, line)
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+// demoCheck prints what `hubsnap snapshot check` shows a team's CI for
+// the current release: its schema findings, and the exit status.
+func demoCheck(ctx context.Context, w io.Writer, dir string, log *slog.Logger) error {
+	fmt.Fprintf(w, "   hubsnap snapshot check: what a team's CI would flag in rel_42:\n\n")
+	var report bytes.Buffer
+	err := runCheck(ctx, &checkOptions{Stdout: &report, Log: log, CacheDir: dir, Project: "shop", Environment: "dev"})
+	if _, found := errors.AsType[*failure](err); err != nil && !found {
+		return fmt.Errorf("demo check: %w", err)
+	}
+	for line := range strings.Lines(report.String()) {
+		io.WriteString(w, "   "+line)
+	}
+	if err != nil {
+		fmt.Fprintf(w, "   hubsnap: %s (exit %d)\n", err, exitCode(err))
 	}
 	fmt.Fprintln(w)
 	return nil

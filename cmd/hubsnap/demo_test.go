@@ -25,6 +25,11 @@ func TestDemo(t *testing.T) {
 		`          t0 ||--o{ t1 : "posts_author_fk"`,
 		`"sql": "FROM users JOIN purchases ON purchases.user_id = users.id JOIN items ON items.id = purchases.item_id"`,
 		"-> schema_diff {}",
+		"   hubsnap snapshot check: what a team's CI would flag in rel_42:\n\n" +
+			"   purchases.user_id: FK_WITHOUT_INDEX foreign key purchases_user_fk (user_id) to users (id) has no index that starts with its columns\n",
+		"   hubsnap: 4 findings in release rel_42 (FK_WITHOUT_INDEX 4) (exit 1)\n",
+		`-> release_check {}`,
+		`"schemaProblems": 4`,
 		`"changed": [{"name":"email","from":{"nullable":true},"to":{"nullable":false}}]`,
 		`"otherReleases": [{"id":"rel_41","version":41}]`,
 		"none is in the cache",

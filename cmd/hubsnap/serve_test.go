@@ -266,8 +266,8 @@ func TestServeEndToEnd(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{"logic_get", "logic_list", "release_info", "schema_diagram", "schema_diff", "schema_get_table",
-		"schema_join_path", "schema_list_tables", "schema_search"}; !slices.Equal(names, want) {
+	if want := []string{"logic_get", "logic_list", "release_check", "release_info", "schema_diagram", "schema_diff",
+		"schema_get_table", "schema_join_path", "schema_list_tables", "schema_search"}; !slices.Equal(names, want) {
 		t.Errorf("tools/list names = %q, want %q", names, want)
 	}
 

@@ -16,10 +16,10 @@ import (
 func (a *app) newSnapshotCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "snapshot",
-		Short: "Sync, import, list, choose, compare, draw and prune cached release snapshots",
+		Short: "Sync, import, list, choose, compare, check, draw and prune cached release snapshots",
 	}
 	cmd.AddCommand(a.newSyncCommand(), a.newImportCommand(), a.newListCommand(), a.newUseCommand(),
-		a.newDiffCommand(), a.newDiagramCommand(), a.newPruneCommand())
+		a.newDiffCommand(), a.newCheckCommand(), a.newDiagramCommand(), a.newPruneCommand())
 	return group(cmd)
 }
 

@@ -29,7 +29,8 @@ const (
 	// LogicRead covers the logic tools and resources (and logic hits of
 	// schema_search).
 	LogicRead Scope = "logic:read"
-	// ReleaseRead covers release_info and the release resource.
+	// ReleaseRead covers release_info, release_check and the release
+	// resource.
 	ReleaseRead Scope = "release:read"
 )
 
