@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/hubsnap/hubsnap/store"
@@ -41,6 +42,17 @@ type SyncOptions struct {
 // validated and sanitized before anything is written; on any failure the
 // cache is as it was.
 func Sync(ctx context.Context, opts SyncOptions) (Result, error) {
+	res, err := syncRelease(ctx, opts)
+	if err != nil && ctx.Err() == context.DeadlineExceeded && !strings.Contains(err.Error(), "timed out") {
+		// The deadline may pass anywhere: talking to the Hub (which says
+		// so), or opening, reading or writing the cache.
+		err = fmt.Errorf("the sync timed out: %w", err)
+	}
+	return res, err
+}
+
+// syncRelease is Sync, without the wording of its deadline.
+func syncRelease(ctx context.Context, opts SyncOptions) (Result, error) {
 	if err := CheckName("project", opts.Project); err != nil {
 		return Result{}, err
 	}
