@@ -39,15 +39,20 @@ const (
 // Shapes lists every shape.
 var Shapes = []Shape{ShapeTables, ShapeWide, ShapeLogics, ShapeKeys, ShapeComments, ShapeEnums, ShapeIndexes}
 
+// Written says what WriteShape wrote.
+type Written struct {
+	Bytes          int64
+	Tables, Logics int
+}
+
 // WriteShape writes a snapshot document of the given shape and of about
 // size bytes (within one table or logic of it) to w, one table or logic
-// at a time. It returns the bytes written. The same shape and size always
-// give the same document: release rel_<shape> of project "big",
-// environment "dev".
-func WriteShape(w io.Writer, shape Shape, size int64) (int64, error) {
+// at a time. The same shape and size always give the same document:
+// release rel_<shape> of project "big", environment "dev".
+func WriteShape(w io.Writer, shape Shape, size int64) (Written, error) {
 	g, ok := shapeGens[shape]
 	if !ok {
-		return 0, fmt.Errorf("storetest: unknown shape %q", shape)
+		return Written{}, fmt.Errorf("storetest: unknown shape %q", shape)
 	}
 	cw := &countWriter{w: w}
 	bw := bufio.NewWriterSize(cw, 64<<10)
@@ -67,12 +72,18 @@ func WriteShape(w io.Writer, shape Shape, size int64) (int64, error) {
 		}
 		s.item(g, i)
 		if _, err := bw.Write(s.buf); err != nil {
-			return cw.n, err
+			return Written{}, err
 		}
 	}
 	bw.WriteString("]}\n")
-	err := bw.Flush()
-	return cw.n, err
+	if err := bw.Flush(); err != nil {
+		return Written{}, err
+	}
+	out := Written{Bytes: cw.n, Tables: n}
+	if g.list == "logics" {
+		out.Tables, out.Logics = 0, n
+	}
+	return out, nil
 }
 
 // countWriter counts what goes through it.
