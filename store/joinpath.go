@@ -116,7 +116,9 @@ SELECT EXISTS (SELECT 1 FROM tables WHERE release = ?1 AND connection = ?2 AND n
 	// qJoinEdges reads the edges of the tables named in the JSON array ?3,
 	// in connection ?2 of release ?1: their own foreign keys into tables
 	// of the release, and the keys of other tables pointing at them, both
-	// within the connection and never of a table to itself. At most ?4;
+	// within the connection and never of a table to itself; each key once
+	// (a key between two tables of the list comes as its holder's). At
+	// most ?4;
 	// the count says whether there were more. One value holds them all:
 	// keys separated by char(30), each the holding table, the key's
 	// position and the table it points at, separated by char(31). Names
@@ -137,7 +139,7 @@ SELECT count(*), coalesce(group_concat(e, char(30)), '') FROM (
 	SELECT f.table_name || char(31) || f.position || char(31) || f.ref_table
 	FROM json_each(?3) j
 	CROSS JOIN foreign_keys f ON f.release = ?1 AND f.ref_connection = ?2 AND f.ref_table = j.value AND f.connection = ?2
-	WHERE f.table_name <> f.ref_table
+	WHERE f.table_name <> f.ref_table AND f.table_name NOT IN (SELECT value FROM json_each(?3))
 	LIMIT ?4)`)
 
 	// qJoinKeyColumns reads the columns and referenced columns (JSON

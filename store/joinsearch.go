@@ -135,15 +135,20 @@ func (js *joinSearch) expand(side int) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		// Each key comes at most twice (from the table that holds it and
-		// the one it points at), so more rows than twice the budget hold
-		// more keys than are left.
+		// Each key comes once; those read already are among the known
+		// edges of the tables, so more rows than those and the budget left
+		// hold more new keys than are left.
+		known := 0
+		for _, v := range unread {
+			known += len(js.adj[v])
+		}
+		most := joinEdgeBudget - js.edges + known
 		var n int
 		var text string
-		if err := js.tx.row(js.ctx, qJoinEdges, js.rel, js.conn, string(names), 2*joinEdgeBudget+1).Scan(&n, &text); err != nil {
+		if err := js.tx.row(js.ctx, qJoinEdges, js.rel, js.conn, string(names), most+1).Scan(&n, &text); err != nil {
 			return false, err
 		}
-		if n > 2*joinEdgeBudget {
+		if n > most {
 			return false, nil
 		}
 		var recs []joinRec
