@@ -1,6 +1,7 @@
 package indexer
 
 import (
+	"encoding/binary"
 	"fmt"
 	"hash/maphash"
 	"slices"
@@ -17,13 +18,29 @@ import (
 // drawn per decode, so no document can be made to collide on purpose; by
 // chance, two of a million names collide once in some 30 million
 // documents.
+//
+// A foreign key to a table not seen yet waits for the end of the
+// document as a pendingRef, 24 bytes, and its names in one byte arena,
+// rather than as Go strings and lists: a document of many keys to tables
+// further on holds one for each.
 type releaseState struct {
 	seed    maphash.Seed
 	h       maphash.Hash
 	tables  map[uint64]colSpan // by tableKey
 	columns []uint64           // hashes of column names, by table
 	logics  map[uint64]struct{}
-	pending []ref // foreign keys to tables not seen yet
+	pending []pendingRef // foreign keys to tables not seen yet
+	arena   []byte       // their names; see pendingRef
+}
+
+// A pendingRef is a foreign key's reference waiting for its table: where
+// the key is (tables[table].foreignKeys[fk]), the table's key, and where
+// arena holds the table's connection and name and the referenced columns,
+// each a uvarint length and its bytes, after their count.
+type pendingRef struct {
+	key       uint64
+	table, fk uint32
+	off       int
 }
 
 // colSpan locates a table's columns in releaseState.columns. The bounds
@@ -83,10 +100,15 @@ func (s *releaseState) checkRef(d *decoder, r ref) {
 	if r.name == "" {
 		return
 	}
-	span, ok := s.tables[s.tableKey(r.conn, r.name)]
+	key := s.tableKey(r.conn, r.name)
+	span, ok := s.tables[key]
 	if !ok {
-		r.cols = slices.Clone(r.cols) // the decoder reuses the table's lists
-		s.pending = append(s.pending, r)
+		s.pending = append(s.pending, pendingRef{key: key, table: uint32(r.table), fk: uint32(r.fk), off: len(s.arena)})
+		s.arena = binary.AppendUvarint(s.arena, uint64(len(r.cols)))
+		for _, n := range append([]string{r.conn, r.name}, r.cols...) {
+			s.arena = binary.AppendUvarint(s.arena, uint64(len(n)))
+			s.arena = append(s.arena, n...)
+		}
 		return
 	}
 	s.checkColumns(d, r, span)
@@ -95,12 +117,27 @@ func (s *releaseState) checkRef(d *decoder, r ref) {
 // checkPending checks the references kept for the end of the document: a
 // table still unknown is not in the release, and is kept as is.
 func (s *releaseState) checkPending(d *decoder) {
-	for _, r := range s.pending {
-		if span, ok := s.tables[s.tableKey(r.conn, r.name)]; ok {
-			s.checkColumns(d, r, span)
+	for _, p := range s.pending {
+		span, ok := s.tables[p.key]
+		if !ok {
+			continue
 		}
+		b := s.arena[p.off:]
+		next := func() string {
+			n, w := binary.Uvarint(b)
+			v := string(b[w : w+int(n)])
+			b = b[w+int(n):]
+			return v
+		}
+		cols, w := binary.Uvarint(b)
+		b = b[w:]
+		r := ref{table: int(p.table), fk: int(p.fk), conn: next(), name: next(), cols: make([]string, cols)}
+		for i := range r.cols {
+			r.cols[i] = next()
+		}
+		s.checkColumns(d, r, span)
 	}
-	s.pending = nil
+	s.pending, s.arena = nil, nil
 }
 
 func (s *releaseState) checkColumns(d *decoder, r ref, span colSpan) {

@@ -30,6 +30,17 @@ import (
 // the search only when a longer path is needed, until limit paths are
 // found or maxHops is reached.
 //
+// Hubs. A level is read only while it fits in the budget: the level of a
+// table that 10,000 others point at does not. Then the walk reads what it
+// needs for itself (joinadj.go, joinprobe.go): a table's edges a page at a
+// time in walk order, so that a walk that finds its paths among the first
+// tables pointing at a hub stops there; and the edges between a table and
+// the few tables on side 1's frontier by primary key, a batch of tables at
+// a time. So between two hubs that 10,000 tables point at, the 2-join
+// paths through the first of them come from a page of the one hub's
+// referrers and a probe of their keys to the other: a few hundred keys,
+// not 20,000.
+//
 // A recursive CTE was the other way: one statement, but it grows every
 // partial path from one end, unpruned, so that two hubs four joins apart
 // mean millions of rows before the first answer; and a CTE cannot prefer
@@ -37,9 +48,14 @@ import (
 // bookkeeping a search needs.
 //
 // The work is bounded, not just the answer: a search reads at most
-// joinEdgeBudget foreign keys (plus, once a side, a level it found too
-// big to take) and extends at most joinStepBudget partial paths. When a bound stops it, the answer holds the paths found so far,
-// still the shortest and in order, and says it was cut (Truncated).
+// joinEdgeBudget distinct foreign keys, the pairs of tables its probes ask
+// about included (plus, once a side, a level it found too big to take),
+// and extends at most joinStepBudget partial paths. When a bound stops it,
+// the answer holds the paths found so far, still the first in order, and
+// says it was cut (Truncated): a path that belongs in the answer may be
+// unexplored. A search that lists limit paths, or every path of up to
+// maxHops joins, within the bounds is whole, however big the tables it
+// passed by.
 //
 // Order: by number of joins, then hop by hop from "from": the name of the
 // next table, then the foreign key taken to it (the name of the table that
@@ -53,7 +69,7 @@ const (
 	DefaultJoinPaths = 3
 	MaxJoinPaths     = 10
 
-	joinEdgeBudget  = 5_000   // foreign keys a search reads at most
+	joinEdgeBudget  = 5_000   // distinct foreign keys a search reads at most, and pairs it probes
 	joinStepBudget  = 100_000 // partial paths a search extends at most
 	joinAnswerBytes = 60_000  // paths are added while the answer stays below this
 	unreachable     = 1 << 30 // a distance no path has
@@ -75,8 +91,8 @@ type JoinPathRequest struct {
 type JoinPaths struct {
 	Paths []JoinPath
 	// Truncated is set when the search stopped at its work bound, or a
-	// path did not fit in the answer: paths with more joins than the last
-	// one given may exist.
+	// path did not fit in the answer: a path that belongs after the last
+	// one given (more joins, or as many and later in order) may exist.
 	Truncated bool
 }
 
@@ -100,7 +116,9 @@ SELECT EXISTS (SELECT 1 FROM tables WHERE release = ?1 AND connection = ?2 AND n
 	// qJoinEdges reads the edges of the tables named in the JSON array ?3,
 	// in connection ?2 of release ?1: their own foreign keys into tables
 	// of the release, and the keys of other tables pointing at them, both
-	// within the connection and never of a table to itself. At most ?4;
+	// within the connection and never of a table to itself; each key once
+	// (a key between two tables of the list comes as its holder's). At
+	// most ?4;
 	// the count says whether there were more. One value holds them all:
 	// keys separated by char(30), each the holding table, the key's
 	// position and the table it points at, separated by char(31). Names
@@ -121,7 +139,7 @@ SELECT count(*), coalesce(group_concat(e, char(30)), '') FROM (
 	SELECT f.table_name || char(31) || f.position || char(31) || f.ref_table
 	FROM json_each(?3) j
 	CROSS JOIN foreign_keys f ON f.release = ?1 AND f.ref_connection = ?2 AND f.ref_table = j.value AND f.connection = ?2
-	WHERE f.table_name <> f.ref_table
+	WHERE f.table_name <> f.ref_table AND f.table_name NOT IN (SELECT value FROM json_each(?3))
 	LIMIT ?4)`)
 
 	// qJoinKeyColumns reads the columns and referenced columns (JSON

@@ -66,3 +66,55 @@ func quantileMS(sorted []time.Duration, q float64) float64 {
 	i := min(max(int(q*float64(len(sorted))+0.999999)-1, 0), len(sorted)-1)
 	return float64(sorted[i]) / float64(time.Millisecond)
 }
+
+// BenchmarkJoinPathHubs is one schema_join_path search on hubRelease
+// (joinpath_hub_test.go), timing each call as BenchmarkJoinPath does:
+//
+//   - tenants-users: two hubs that about 8,000 tables each point at
+//     both of, 2 joins apart through each of them;
+//   - x-x: two of those tables, 2 joins apart through each hub, then
+//     4 through a hub, a third table and the other hub;
+//   - star: two leaves of a star of 3,000, 2 joins apart.
+func BenchmarkJoinPathHubs(b *testing.B) {
+	s := openBench(b)
+	ctx := context.Background()
+	if err := s.PutRelease(ctx, hubRelease(), store.FileState{}, true, nil); err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Optimize(ctx); err != nil {
+		b.Fatal(err)
+	}
+	hubs := store.Target{Project: "hubs", Environment: "dev"}
+	for _, bc := range []struct {
+		name, from, to string
+		paths          int
+	}{
+		{"tenants-users", "tenants", "users", 3},
+		{"x-x", "x_00001", "x_00002", 3},
+		{"star", "s_0001", "s_0002", 1},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			req := store.JoinPathRequest{From: bc.from, To: bc.to}
+			got, err := s.JoinPaths(ctx, hubs, req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(got.Paths) != bc.paths {
+				b.Logf("%d paths, want %d (truncated %v)", len(got.Paths), bc.paths, got.Truncated)
+			}
+			var times []time.Duration
+			b.ReportAllocs()
+			for b.Loop() {
+				start := time.Now()
+				if _, err := s.JoinPaths(ctx, hubs, req); err != nil {
+					b.Fatal(err)
+				}
+				times = append(times, time.Since(start))
+			}
+			b.StopTimer()
+			slices.Sort(times)
+			b.ReportMetric(quantileMS(times, 0.50), "p50-ms")
+			b.ReportMetric(quantileMS(times, 0.99), "p99-ms")
+		})
+	}
+}

@@ -128,11 +128,19 @@ type oraclePath struct {
 // the documented order.
 func (g *oracle) paths(a, b store.Table, hops int) []oraclePath {
 	from, to := store.TableRef{Connection: a.Connection, Name: a.Name}, store.TableRef{Connection: b.Connection, Name: b.Name}
+	// The fewest joins from each table to "to", by breadth-first search:
+	// a walk never enters a table farther from "to" than it has joins
+	// left, which no path of that many joins can pass through. Without
+	// it, the hubs of joinpath_hub_test.go would make billions of walks.
+	dist := g.distances(to)
 	var out []oraclePath
 	on := map[store.TableRef]bool{from: true}
 	var hopsSoFar []oracleEdge
 	var walk func(v store.TableRef)
 	walk = func(v store.TableRef) {
+		if d, ok := dist[v]; !ok || d > hops-len(hopsSoFar) {
+			return
+		}
 		if v == to {
 			p := oraclePath{key: []string{from.Name}, hops: slices.Clone(hopsSoFar)}
 			for _, h := range hopsSoFar {

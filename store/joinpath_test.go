@@ -226,3 +226,60 @@ func TestSQLName(t *testing.T) {
 		}
 	}
 }
+
+// Two hubs that more tables point at than a search reads: the 2-join
+// paths through the first of those tables are found from one page of
+// the one hub's referrers and one probe of their keys to the other, a
+// few dozen keys, and the answer is whole (issue 23 found "[]",
+// truncated).
+func TestJoinPathBetweenHubsReadsLittle(t *testing.T) {
+	s := openStore(t)
+	snap := &Snapshot{
+		Release: Release{ID: "rel_hubs", Project: "joins", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
+		Origin:  Origin{Source: SourceImport, Digest: "sha256:" + strings.Repeat("0", 64), SyncedAt: "2026-11-01T10:00:00Z"},
+	}
+	id := []Column{{Name: "id", Type: "int"}}
+	snap.Tables = append(snap.Tables, Table{Name: "tenants", Connection: "main", Columns: id, PrimaryKey: []string{"id"}},
+		Table{Name: "users", Connection: "main", Columns: id, PrimaryKey: []string{"id"}})
+	for i := range joinEdgeBudget + 10 {
+		snap.Tables = append(snap.Tables, Table{Name: fmt.Sprintf("x_%05d", i), Connection: "main",
+			Columns: []Column{{Name: "tenant_id", Type: "int"}, {Name: "user_id", Type: "int"}},
+			ForeignKeys: []ForeignKey{{Columns: []string{"tenant_id"}, RefTable: "tenants", RefColumns: []string{"id"}},
+				{Columns: []string{"user_id"}, RefTable: "users", RefColumns: []string{"id"}}}})
+	}
+	put(t, s, snap, true)
+	ctx := context.Background()
+	err := s.view(ctx, func(tx readTx) error {
+		rel, err := currentID(ctx, tx, joinsDev)
+		if err != nil {
+			return err
+		}
+		js := newJoinSearch(ctx, tx, rel, TableRef{"main", "tenants"}, TableRef{"main", "users"}, 3)
+		if err := js.run(DefaultJoinHops); err != nil {
+			return err
+		}
+		var got []path
+		for _, p := range js.paths {
+			got = append(got, path{p.Tables, p.Joins})
+		}
+		want := []path{
+			{[]string{"tenants", "x_00000", "users"}, []string{"x_00000.tenant_id = tenants.id", "users.id = x_00000.user_id"}},
+			{[]string{"tenants", "x_00001", "users"}, []string{"x_00001.tenant_id = tenants.id", "users.id = x_00001.user_id"}},
+			{[]string{"tenants", "x_00002", "users"}, []string{"x_00002.tenant_id = tenants.id", "users.id = x_00002.user_id"}},
+		}
+		if diff := gocmp.Diff(want, got); diff != "" || js.truncated {
+			t.Errorf("paths (-want +got):\n%s\ntruncated = %v, want false", diff, js.truncated)
+		}
+		if !js.blocked[0] || !js.blocked[1] {
+			t.Errorf("blocked = %v: the hubs' levels should be too big to read", js.blocked)
+		}
+		if js.edges > 200 {
+			t.Errorf("%d keys read or probed, want at most 200", js.edges)
+		}
+		t.Logf("%d keys read or probed, %d steps", js.edges, js.steps)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

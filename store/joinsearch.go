@@ -37,16 +37,22 @@ type joinSearch struct {
 	from, to string
 	limit    int
 
-	adj      map[string][]*joinEdge // the edges read, by each of their tables
+	adj      map[string][]*joinEdge // the edges the levels read, by each of their tables
 	sorted   map[string]bool        // adj[v] is in walk order
-	seen     map[[2]string]bool     // edges read: holding table, position
+	seen     map[joinKey]bool       // edges in adj
+	full     map[string]bool        // tables whose every edge is in adj: those of the levels read
 	dist     [2]map[string]int      // distance to each end, within radius
 	frontier [2][]string            // the tables at distance radius
 	radius   [2]int
 	done     [2]bool // the side's whole component is read
 	blocked  [2]bool // the side's next level is more than the budget left
-	edges    int     // edges read
+	edges    int     // distinct edges read, and pairs of tables probed (see joinadj.go)
 	steps    int     // partial paths extended
+
+	byKey  map[joinKey]*joinEdge  // every edge object, one per key
+	lazy   map[string]*lazyAdj    // edges a walk paged, by table
+	probes map[string][]*joinEdge // edges a walk probed, by table; until a level is read
+	batch  int                    // pairs of tables the next prefetch may ask about
 
 	paths     []JoinPath
 	bytes     int
@@ -56,9 +62,10 @@ type joinSearch struct {
 
 func newJoinSearch(ctx context.Context, tx readTx, rel int64, from, to TableRef, limit int) *joinSearch {
 	return &joinSearch{ctx: ctx, tx: tx, rel: rel, conn: from.Connection, from: from.Name, to: to.Name, limit: limit,
-		adj: map[string][]*joinEdge{}, sorted: map[string]bool{}, seen: map[[2]string]bool{},
+		adj: map[string][]*joinEdge{}, sorted: map[string]bool{}, seen: map[joinKey]bool{}, full: map[string]bool{},
 		dist:     [2]map[string]int{{from.Name: 0}, {to.Name: 0}},
-		frontier: [2][]string{{from.Name}, {to.Name}}}
+		frontier: [2][]string{{from.Name}, {to.Name}},
+		byKey:    map[joinKey]*joinEdge{}, lazy: map[string]*lazyAdj{}, probes: map[string][]*joinEdge{}, batch: firstPage}
 }
 
 // run lists the paths of 1 to maxHops joins, shortest first, until limit
@@ -68,8 +75,7 @@ func (js *joinSearch) run(maxHops int) error {
 		for !js.done[0] && !js.done[1] && js.radius[0]+js.radius[1] < n {
 			side := js.pick()
 			if side < 0 {
-				js.truncated = true
-				return nil
+				break // the walk reads the rest as it goes
 			}
 			ok, err := js.expand(side)
 			if err != nil {
@@ -79,6 +85,9 @@ func (js *joinSearch) run(maxHops int) error {
 		}
 		if _, ok := js.dist[0][js.to]; js.done[0] && !ok {
 			return nil // "to" is not reachable at all
+		}
+		if _, ok := js.dist[1][js.from]; js.done[1] && !ok {
+			return nil
 		}
 		js.walk(n)
 		if js.err != nil {
@@ -114,30 +123,59 @@ func (js *joinSearch) pick() int {
 // at most that much, and happens at most once a side, so a search reads at
 // most three budgets' worth of rows.
 func (js *joinSearch) expand(side int) (bool, error) {
-	names, err := json.Marshal(js.frontier[side])
-	if err != nil {
-		return false, err
+	// A table the other side's levels read has all its edges read.
+	var unread []string
+	for _, v := range js.frontier[side] {
+		if !js.full[v] {
+			unread = append(unread, v)
+		}
 	}
-	left := joinEdgeBudget - js.edges
-	var n int
-	var text string
-	if err := js.tx.row(js.ctx, qJoinEdges, js.rel, js.conn, string(names), left+1).Scan(&n, &text); err != nil {
-		return false, err
-	}
-	if n > left {
-		return false, nil
-	}
-	js.edges += n
-	if text != "" {
-		for _, rec := range strings.Split(text, "\x1e") {
-			if err := js.add(rec); err != nil {
-				return false, err
+	if len(unread) > 0 {
+		names, err := json.Marshal(unread)
+		if err != nil {
+			return false, err
+		}
+		// Each key comes once; those read already are among the known
+		// edges of the tables, so more rows than those and the budget left
+		// hold more new keys than are left.
+		known := 0
+		for _, v := range unread {
+			known += len(js.adj[v])
+		}
+		most := joinEdgeBudget - js.edges + known
+		var n int
+		var text string
+		if err := js.tx.row(js.ctx, qJoinEdges, js.rel, js.conn, string(names), most+1).Scan(&n, &text); err != nil {
+			return false, err
+		}
+		if n > most {
+			return false, nil
+		}
+		var recs []joinRec
+		fresh := map[joinKey]bool{}
+		if text != "" {
+			for _, s := range strings.Split(text, "\x1e") {
+				rec, err := parseJoinRec(s)
+				if err != nil {
+					return false, err
+				}
+				if js.byKey[rec.key] == nil {
+					fresh[rec.key] = true
+				}
+				recs = append(recs, rec)
 			}
+		}
+		if js.edges+len(fresh) > joinEdgeBudget {
+			return false, nil
+		}
+		for _, rec := range recs {
+			js.add(rec)
 		}
 	}
 	var next []string
 	r := js.radius[side]
 	for _, v := range js.frontier[side] {
+		js.full[v] = true
 		for _, e := range js.adj[v] {
 			w := e.other(v)
 			if _, ok := js.dist[side][w]; !ok {
@@ -148,31 +186,41 @@ func (js *joinSearch) expand(side int) (bool, error) {
 	}
 	slices.Sort(next)
 	js.frontier[side], js.radius[side] = next, r+1
+	clear(js.probes) // made of the edges read and side 1's frontier
 	js.done[side] = len(next) == 0
 	return true, nil
 }
 
-// add records one edge read by qJoinEdges, once.
-func (js *joinSearch) add(rec string) error {
+// A joinRec is a foreign key as qJoinEdges reads it.
+type joinRec struct {
+	key joinKey
+	ref string
+}
+
+// parseJoinRec reads one record of qJoinEdges.
+func parseJoinRec(rec string) (joinRec, error) {
 	f := strings.Split(rec, "\x1f")
 	if len(f) != 3 {
-		return fmt.Errorf("join path: malformed foreign key record %q", rec)
+		return joinRec{}, fmt.Errorf("join path: malformed foreign key record %q", rec)
 	}
 	pos, err := strconv.Atoi(f[1])
 	if err != nil {
-		return fmt.Errorf("join path: malformed foreign key position %q", f[1])
+		return joinRec{}, fmt.Errorf("join path: malformed foreign key position %q", f[1])
 	}
-	key := [2]string{f[0], f[1]}
-	if js.seen[key] {
-		return nil
+	return joinRec{joinKey{f[0], pos}, f[2]}, nil
+}
+
+// add records an edge a level read in adj, once.
+func (js *joinSearch) add(rec joinRec) {
+	if js.seen[rec.key] {
+		return
 	}
-	js.seen[key] = true
-	e := &joinEdge{owner: f[0], pos: pos, ref: f[2]}
+	js.seen[rec.key] = true
+	e := js.edge(rec.key.owner, rec.key.pos, rec.ref)
 	js.adj[e.owner] = append(js.adj[e.owner], e)
 	js.adj[e.ref] = append(js.adj[e.ref], e)
 	delete(js.sorted, e.owner)
 	delete(js.sorted, e.ref)
-	return nil
 }
 
 // edgesOf returns v's edges in walk order: by the table they lead to, then
@@ -200,7 +248,9 @@ func (js *joinSearch) toGo(v string) int {
 	return js.radius[1] + 1
 }
 
-// walk lists the paths of exactly n joins, in order, depth first.
+// walk lists the paths of exactly n joins, in order, depth first. It
+// takes a table's edges from the levels read when they hold all it needs,
+// and reads them otherwise (edgesFor, in joinadj.go and joinprobe.go).
 func (js *joinSearch) walk(n int) {
 	if js.toGo(js.from) > n {
 		return
@@ -210,122 +260,43 @@ func (js *joinSearch) walk(n int) {
 	onPath := map[string]bool{js.from: true}
 	var step func(v string) bool // false: stop the whole walk
 	step = func(v string) bool {
-		if len(hops) == n {
+		l := n - len(hops) // joins still to make from v
+		if l == 0 {
 			if v == js.to {
 				return js.emit(tables, hops)
 			}
 			return true
 		}
-		left := n - len(hops) - 1
-		for _, e := range js.edgesOf(v) {
+		it, ok := js.edgesFor(v, l)
+		if !ok {
+			return false
+		}
+		for i := 0; ; i++ {
+			e, ok := it.at(i)
+			if !ok {
+				return !js.truncated && js.err == nil
+			}
 			js.steps++
 			if js.steps > joinStepBudget {
 				js.truncated = true
 				return false
 			}
 			w := e.other(v)
-			if onPath[w] || (w == js.to && left > 0) || js.toGo(w) > left {
+			if onPath[w] || (w == js.to && l > 1) || js.toGo(w) > l-1 {
 				continue
+			}
+			if js.needsProbe(w, l-1) && !js.prefetch(v, it, i, l-1, onPath) {
+				return false
 			}
 			onPath[w] = true
 			tables, hops = append(tables, w), append(hops, e)
-			ok := step(w)
+			ok = step(w)
 			tables, hops = tables[:len(tables)-1], hops[:len(hops)-1]
 			delete(onPath, w)
 			if !ok {
 				return false
 			}
 		}
-		return true
 	}
 	step(js.from)
-}
-
-// emit adds a path found, if it fits in the answer. It reports whether
-// the walk should go on.
-func (js *joinSearch) emit(tables []string, hops []*joinEdge) bool {
-	if err := js.keyColumns(hops); err != nil {
-		js.err = err
-		return false
-	}
-	p := JoinPath{Tables: slices.Clone(tables), Joins: make([]string, len(hops))}
-	var sb strings.Builder
-	sb.WriteString("FROM ")
-	sb.WriteString(sqlName(tables[0]))
-	for i, e := range hops {
-		p.Joins[i] = joinCondition(e, tables[i+1], tables[i])
-		sb.WriteString(" JOIN ")
-		sb.WriteString(sqlName(tables[i+1]))
-		sb.WriteString(" ON ")
-		sb.WriteString(p.Joins[i])
-	}
-	p.SQL = sb.String()
-	size, _ := json.Marshal(struct {
-		T []string `json:"tables"`
-		J []string `json:"joins"`
-		S string   `json:"sql"`
-	}{p.Tables, p.Joins, p.SQL})
-	if js.bytes+len(size)+1 > joinAnswerBytes {
-		js.truncated = true
-		return false
-	}
-	js.bytes += len(size) + 1
-	js.paths = append(js.paths, p)
-	return len(js.paths) < js.limit
-}
-
-// keyColumns reads the columns of the keys of a path that lack them.
-func (js *joinSearch) keyColumns(hops []*joinEdge) error {
-	var want [][2]any
-	byKey := map[[2]string]*joinEdge{}
-	for _, e := range hops {
-		if e.cols == nil {
-			want = append(want, [2]any{e.owner, e.pos})
-			byKey[[2]string{e.owner, strconv.Itoa(e.pos)}] = e
-		}
-	}
-	if len(want) == 0 {
-		return nil
-	}
-	list, err := json.Marshal(want)
-	if err != nil {
-		return err
-	}
-	rows, err := js.tx.query(js.ctx, qJoinKeyColumns, js.rel, js.conn, string(list))
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var owner, pos, cols, refCols string
-		if err := rows.Scan(&owner, &pos, &cols, &refCols); err != nil {
-			return err
-		}
-		if e := byKey[[2]string{owner, pos}]; e != nil {
-			// Written by jsonList: arrays of strings, of the same length.
-			if err := json.Unmarshal([]byte(cols), &e.cols); err != nil {
-				return err
-			}
-			if err := json.Unmarshal([]byte(refCols), &e.refCols); err != nil {
-				return err
-			}
-		}
-	}
-	return rows.Err()
-}
-
-// joinCondition is the ON condition that joins table next to table prev
-// through e: next's columns first, as in
-// "order_items.order_id = orders.id", every column of a composite key
-// joined with AND.
-func joinCondition(e *joinEdge, next, prev string) string {
-	nextCols, prevCols := e.refCols, e.cols // prev holds the key
-	if e.owner == next {
-		nextCols, prevCols = e.cols, e.refCols
-	}
-	conds := make([]string, min(len(nextCols), len(prevCols)))
-	for i := range conds {
-		conds[i] = sqlName(next) + "." + sqlName(nextCols[i]) + " = " + sqlName(prev) + "." + sqlName(prevCols[i])
-	}
-	return strings.Join(conds, " AND ")
 }

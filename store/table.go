@@ -201,8 +201,10 @@ func (w *ReleaseWriter) writeTable(ctx context.Context, id int64, pos int, t *Ta
 		if fk.RefConnection == "" {
 			fk.RefConnection = t.Connection // as the snapshot format defaults it
 		}
-		w.keys.add(fk.RefConnection, fk.RefTable, t.Connection, t.Name, i, id, fk.Name,
-			jsonList(fk.Columns), jsonList(fk.RefColumns), fk.OnDelete)
+		if err := w.addKey(fk.RefConnection, fk.RefTable, t.Connection, t.Name, i, id, fk.Name,
+			jsonList(fk.Columns), jsonList(fk.RefColumns), fk.OnDelete); err != nil {
+			return err
+		}
 	}
 	for i, ix := range t.Indexes {
 		if err := w.indexes.add(ctx, id, i, nullString(ix.Name), jsonList(ix.Columns), ix.Unique); err != nil {

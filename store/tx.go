@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+
+	"golang.org/x/sync/semaphore"
 )
 
 // A query is a read statement of the tools, prepared once on the read pool
@@ -169,8 +171,14 @@ func (s *Store) write(ctx context.Context, op string, hook Hook, fn func(*sql.Tx
 	return nil
 }
 
-// batchRows is how many rows one statement of a batch inserts.
-const batchRows = 256
+// batchRows is how many rows one statement of a batch inserts, at most;
+// batchBytes bounds the bytes of text its rows hold, so that a batch of
+// large rows (a logic's 48 KiB of SQL, a table's 4,096 column comments
+// in its search row) is sent sooner.
+const (
+	batchRows  = 256
+	batchBytes = 1 << 20
+)
 
 // A batch inserts the rows of one INSERT statement batchRows at a time:
 // one call into SQLite per batch instead of one per row. insert is a whole
@@ -184,14 +192,15 @@ const batchRows = 256
 type batch struct {
 	tx     *sql.Tx
 	insert string
-	width  int // values per row
-	full   *sql.Stmt
+	width  int               // values per row
+	stmts  map[int]*sql.Stmt // prepared, by rows
 	args   []any
+	bytes  int       // of the text in args
 	pipe   *pipeline // nil: statements run at once
 }
 
 func newBatch(tx *sql.Tx, insert string, pipe *pipeline) *batch {
-	return &batch{tx: tx, insert: insert, width: strings.Count(insert, "?"), pipe: pipe}
+	return &batch{tx: tx, insert: insert, width: strings.Count(insert, "?"), pipe: pipe, stmts: map[int]*sql.Stmt{}}
 }
 
 // add queues one row.
@@ -200,7 +209,17 @@ func (b *batch) add(ctx context.Context, values ...any) error {
 		return errPipeline
 	}
 	b.args = append(b.args, values...)
-	if len(b.args) < batchRows*b.width {
+	for _, v := range values {
+		switch v := v.(type) {
+		case string:
+			b.bytes += len(v)
+		case []byte:
+			b.bytes += len(v)
+		default:
+			b.bytes += 8
+		}
+	}
+	if len(b.args) < batchRows*b.width && b.bytes < batchBytes {
 		return nil
 	}
 	return b.send(ctx)
@@ -216,36 +235,34 @@ func (b *batch) flush(ctx context.Context) error {
 
 // send runs (or has the pipeline run) the statement of the rows queued.
 func (b *batch) send(ctx context.Context) error {
-	args := b.args
-	b.args = make([]any, 0, batchRows*b.width) // the statement keeps args until it ran
+	args, size := b.args, b.bytes
+	b.args, b.bytes = make([]any, 0, min(len(args), batchRows*b.width)), 0 // the statement keeps args until it ran
 	if b.pipe != nil {
-		b.pipe.jobs <- job{b, args}
-		return nil
+		return b.pipe.send(ctx, job{b, args, size})
 	}
 	return b.exec(ctx, args)
 }
 
-// exec runs the statement of rows args.
+// exec runs the statement of rows args. Statements are prepared once for
+// each number of rows: a batch sent by its bytes has fewer than
+// batchRows, most often the same number again.
 func (b *batch) exec(ctx context.Context, args []any) error {
 	n := len(args) / b.width
-	if n < batchRows {
-		_, err := b.tx.ExecContext(ctx, b.rows(n), args...)
-		return err
-	}
-	if b.full == nil {
-		stmt, err := b.tx.PrepareContext(ctx, b.rows(batchRows))
-		if err != nil {
+	stmt := b.stmts[n]
+	if stmt == nil {
+		var err error
+		if stmt, err = b.tx.PrepareContext(ctx, b.rows(n)); err != nil {
 			return err
 		}
-		b.full = stmt
+		b.stmts[n] = stmt
 	}
-	_, err := b.full.ExecContext(ctx, args...)
+	_, err := stmt.ExecContext(ctx, args...)
 	return err
 }
 
 func (b *batch) close() {
-	if b.full != nil {
-		b.full.Close()
+	for _, stmt := range b.stmts {
+		stmt.Close()
 	}
 }
 
@@ -262,19 +279,26 @@ func (b *batch) rows(n int) string {
 // the order they were sent: while SQLite writes some rows, the caller
 // decodes and prepares the next ones. On a machine with two cores, this
 // takes the decoding, the release file and the splitting of words off the
-// writer's time.
+// writer's time. The statements waiting hold at most pipelineBytes of
+// text (or one statement, when it holds more): a caller faster than
+// SQLite waits rather than queue a release's worth of rows.
 type pipeline struct {
 	jobs   chan job
+	budget *semaphore.Weighted // bytes of text in the jobs queued or running
 	done   chan struct{}
 	err    error // the first statement's error; read once done is closed
 	failed atomic.Bool
 	closed bool
 }
 
+// pipelineBytes bounds the text of the statements a pipeline holds.
+const pipelineBytes = 8 << 20
+
 // job is one statement for a pipeline to run.
 type job struct {
-	b    *batch
-	args []any
+	b     *batch
+	args  []any
+	bytes int // of text, capped at pipelineBytes: its weight in the budget
 }
 
 // errPipeline stops a caller whose pipeline failed; wait returns the
@@ -282,20 +306,30 @@ type job struct {
 var errPipeline = errors.New("an earlier statement failed")
 
 func newPipeline(ctx context.Context) *pipeline {
-	p := &pipeline{jobs: make(chan job, 16), done: make(chan struct{})}
+	p := &pipeline{jobs: make(chan job, 16), budget: semaphore.NewWeighted(pipelineBytes), done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
 		for j := range p.jobs {
-			if p.err != nil {
-				continue // drain: the caller will hear of it
-			}
-			if err := j.b.exec(ctx, j.args); err != nil {
-				p.err = err
-				p.failed.Store(true)
-			}
+			if p.err == nil {
+				if err := j.b.exec(ctx, j.args); err != nil {
+					p.err = err
+					p.failed.Store(true)
+				}
+			} // else drain: the caller will hear of it
+			p.budget.Release(int64(j.bytes))
 		}
 	}()
 	return p
+}
+
+// send queues j once the budget has room for it.
+func (p *pipeline) send(ctx context.Context, j job) error {
+	j.bytes = min(j.bytes, pipelineBytes)
+	if err := p.budget.Acquire(ctx, int64(j.bytes)); err != nil {
+		return err
+	}
+	p.jobs <- j
+	return nil
 }
 
 // wait runs the statements still queued and returns the first error of

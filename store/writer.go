@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"time"
 )
@@ -37,11 +38,14 @@ type ReleaseWriter struct {
 
 	pipe                                                                  *pipeline
 	connectionRows, tables, columns, foreignKeys, indexes, logics, params *batch
-	search, names                                                         *batch
-	words                                                                 wordSet
-	keys                                                                  keyRows
-	nameRows                                                              []nameRow
+	search, searchNames                                                   *batch
 	lint                                                                  lintState // lint_write.go
+
+	// What is written last, in key order (see spill.go): the foreign
+	// keys, the search rows' names, and the distinct words.
+	keys, names *spill
+	words       *wordSet
+	rec         []byte // scratch for a record
 }
 
 // WriteRelease stores a release in the index in one immediate transaction:
@@ -52,7 +56,7 @@ type ReleaseWriter struct {
 func (s *Store) WriteRelease(ctx context.Context, opts WriteOptions, fill func(*ReleaseWriter) error) error {
 	var fillErr error
 	err := s.write(ctx, "store release", opts.Hook, func(tx *sql.Tx) error {
-		w, err := newReleaseWriter(ctx, tx)
+		w, err := newReleaseWriter(ctx, tx, filepath.Dir(s.path))
 		if err != nil {
 			return err
 		}
@@ -106,11 +110,15 @@ func (s *Store) PutRelease(ctx context.Context, snap *Snapshot, file FileState, 
 	})
 }
 
-func newReleaseWriter(ctx context.Context, tx *sql.Tx) (*ReleaseWriter, error) {
+// newReleaseWriter makes the writer of a release in tx; its spills make
+// their files in dir.
+func newReleaseWriter(ctx context.Context, tx *sql.Tx, dir string) (*ReleaseWriter, error) {
 	// Tables and logics come before their release's row, and batches fill
 	// at different rates: rows come before their parents. The writer does
 	// not check foreign keys (see writePragmas); a test does.
-	w := &ReleaseWriter{ctx: ctx, tx: tx, words: wordSet{}, connections: map[string]bool{}, pipe: newPipeline(ctx)}
+	w := &ReleaseWriter{ctx: ctx, tx: tx, connections: map[string]bool{}, pipe: newPipeline(ctx),
+		keys: newSpill("foreign keys", dir, spillBytes), names: newSpill("search names", dir, spillBytes),
+		words: newWordSet(newSpill("search words", dir, spillBytes))}
 	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) + 1 FROM releases`).Scan(&w.release); err != nil {
 		return nil, err
 	}
@@ -131,7 +139,7 @@ func newReleaseWriter(ctx context.Context, tx *sql.Tx) (*ReleaseWriter, error) {
 		{&w.logics, insertLogic},
 		{&w.params, insertParam},
 		{&w.search, insertSearchRow},
-		{&w.names, insertSearchName},
+		{&w.searchNames, insertSearchName},
 		{&w.lint.findings, insertFinding},
 	} {
 		*b.dst = newBatch(tx, b.insert, w.pipe)
@@ -141,13 +149,16 @@ func newReleaseWriter(ctx context.Context, tx *sql.Tx) (*ReleaseWriter, error) {
 
 func (w *ReleaseWriter) batches() []*batch {
 	return []*batch{w.connectionRows, w.tables, w.columns, w.foreignKeys, w.indexes, w.logics, w.params,
-		w.search, w.names, w.lint.findings}
+		w.search, w.searchNames, w.lint.findings}
 }
 
 func (w *ReleaseWriter) close() {
 	w.pipe.wait() // no statement may run once the transaction ends
 	for _, b := range w.batches() {
 		b.close()
+	}
+	for _, s := range []*spill{w.keys, w.names, w.words.spill} {
+		s.close()
 	}
 }
 

@@ -1,0 +1,79 @@
+//go:build linux && !race
+
+// Not under the race detector, whose shadow memory multiplies a process's
+// resident set; .ci/run's scale step runs this without it.
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hubsnap/hubsnap/store/storetest"
+)
+
+// importMemoryBytes is the size of each release TestImportMemory imports:
+// big enough that twice it outweighs the 64 MiB allowance, small enough
+// for seven imports in a few minutes. At 200 MiB, the size of the
+// releases of issue 23, the figures are in docs/benchmarks.md.
+const importMemoryBytes = 128 << 20
+
+// TestImportMemory runs the real `hubsnap snapshot import FILE` as a child
+// on a 128 MiB release of each shape of storetest.WriteShape (many small
+// tables; 4,096-column tables; logics of 47 KiB of SQL; 256 foreign keys
+// a table; 16 KiB comments of millions of distinct words; 1,000-value
+// enums; 1,024 indexes a table), each into an empty cache, and checks
+// that the child's peak resident set (getrusage's ru_maxrss) stays under
+// 2 × the JSON + 64 MiB, and that every table and logic was imported.
+func TestImportMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("imports seven 128 MiB releases")
+	}
+	for _, shape := range storetest.Shapes {
+		t.Run(string(shape), func(t *testing.T) {
+			t.Parallel() // two at a time on two cores: resident sets are each child's own
+			file := filepath.Join(t.TempDir(), "release.json")
+			f, err := os.Create(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := storetest.WriteShape(f, shape, importMemoryBytes)
+			if err == nil {
+				err = f.Close()
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := newCLI(t).with("HUBSNAP_PROJECT", "big", "HUBSNAP_ENVIRONMENT", "dev")
+			cmd := hubsnapCmd(t, c, "snapshot", "import", file)
+			start := time.Now()
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("snapshot import: %v\n%s", err, out)
+			}
+			took := time.Since(start)
+			os.Remove(file)
+			want := fmt.Sprintf("%d tables, %d logics", w.Tables, w.Logics)
+			if !strings.Contains(string(out), want) {
+				t.Errorf("snapshot import says %q, want %q", strings.TrimSpace(string(out)), want)
+			}
+			ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+			if !ok {
+				t.Fatal("no resource usage for the child")
+			}
+			peak := float64(ru.Maxrss) / 1024 // KiB on Linux
+			jsonMiB := float64(w.Bytes) / (1 << 20)
+			limit := 2*jsonMiB + 64
+			t.Logf("%s: %.0f MiB of JSON imported in %v, peak RSS %.0f MiB (limit %.0f MiB)",
+				shape, jsonMiB, took.Round(100*time.Millisecond), peak, limit)
+			if peak > limit {
+				t.Errorf("%s: peak RSS %.0f MiB, want at most 2 × %.0f MiB of JSON + 64 MiB = %.0f MiB", shape, peak, jsonMiB, limit)
+			}
+		})
+	}
+}
