@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hubsnap/hubsnap/indexer/hub"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/atomicfile"
 )
@@ -24,7 +25,7 @@ const (
 	releasesDir    = "releases"
 	releaseExt     = ".json"
 	currentExt     = ".current"
-	maxReleaseFile = 2 * DefaultMaxBodySize // a guard against reading a huge stray file
+	maxReleaseFile = 2 * hub.DefaultMaxBodySize // a guard against reading a huge stray file
 )
 
 // Cache is the local cache folder: release files, which are the truth, and

@@ -56,7 +56,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 //     request that can never succeed as made. That is what cobra's flag and
 //     argument errors, missing settings (usageErrorf) and the checks of
 //     names and URLs given on the command line (indexer.CheckName,
-//     indexer.NewHub) all return;
+//     hub.New) all return;
 //   - 1 for everything else: NOT_FOUND, NO_RELEASE, files, the network, and
 //     any error a run function marked as a failure (see failure).
 func exitCode(err error) int {
