@@ -180,7 +180,7 @@ func (c *Cache) use(ctx context.Context, project, environment, id string) (store
 		return ri, err
 	}
 	if ri.Environment != environment {
-		return ri, store.Errorf(store.InvalidArgument, "release %q is for environment %q, not %q", id, ri.Environment, environment)
+		return ri, store.Errorf(store.WrongEnvironment, "release %q is for environment %q, not %q", id, ri.Environment, environment)
 	}
 	if ri.Current && c.pointsAt(project, environment, id) {
 		return ri, nil // nothing to write
