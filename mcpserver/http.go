@@ -157,7 +157,7 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 			noOAuth(w) // a client that tries OAuth anyway is told where tokens come from
 			return
 		}
-		http.Error(w, "not found: hubsnap serves MCP at "+mcpPath, http.StatusNotFound)
+		notMCP(w)
 	}))
 	return mux
 }

@@ -27,7 +27,6 @@ import (
 	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/mcpserver/access"
@@ -147,7 +146,7 @@ func (s *Server) recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
 		defer func() {
 			if p := recover(); p != nil {
 				s.log.Error("panic in a handler", "method", method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
+				res, err = nil, internalRPCError()
 			}
 		}()
 		return next(ctx, method, req)
@@ -160,7 +159,7 @@ func (s *Server) recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
 func noPrompts(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if strings.HasPrefix(method, "prompts/") {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: hubsnap has no prompts"}
+			return nil, methodNotFound("method not found: hubsnap has no prompts")
 		}
 		return next(ctx, method, req)
 	}
