@@ -281,18 +281,6 @@ func IsLoopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// sessionCount is how many sessions with an id (made by initialize) are
-// open; the stateless handler's one-request sessions have none.
-func (s *Server) sessionCount() int {
-	n := 0
-	for ss := range s.mcp.Sessions() {
-		if ss.ID() != "" {
-			n++
-		}
-	}
-	return n
-}
-
 // ServeStreamable serves HTTPHandler on ln until ctx ends, then shuts down
 // cleanly: calls in flight are cancelled, every session is closed (which
 // ends their GET streams, that would otherwise hold Shutdown), and
