@@ -185,63 +185,6 @@ type httpHandler struct {
 	fileErr atomic.Pointer[string] // the token file error logged last
 }
 
-func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rec, w := h.server.beginRequest(w, r)
-	defer h.server.endRequest(h.opts.Log, rec)
-	if h.opts.OAuth != nil {
-		h.serveOAuth(w, r, rec)
-		return
-	}
-	h.serveIssued(w, r, rec)
-}
-
-// serveMCP serves a request that passed the access check: the body (its
-// size and time bounded), the scopes an OAuth token lacks (403), then the
-// stateless handler for a session-less 2026-07-28 request (or every
-// request with opts.Stateless), else the stateful one, which the session
-// table follows: a request of a session marks it in use (404 when it is
-// gone), a new one takes a place.
-func (h *httpHandler) serveMCP(w http.ResponseWriter, r *http.Request, rec *requestRecord) {
-	var msgs []rpcMessage
-	if r.Method == http.MethodPost {
-		var ok bool
-		if msgs, ok = rec.peek(w, r, h.opts.MaxBodyBytes, h.opts.BodyTimeout); !ok {
-			return
-		}
-		if h.opts.OAuth != nil && h.insufficientScope(w, r, rec, msgs) {
-			return
-		}
-	}
-	id := r.Header.Get("Mcp-Session-Id")
-	var e era
-	if r.Method == http.MethodPost {
-		e = eraOf(r.Header, msgs)
-	}
-	if h.stateful == nil || (r.Method == http.MethodPost && id == "" && e.modern) {
-		rec.setSessionless(sessionlessReason(h.stateful == nil, e))
-		h.stateless.ServeHTTP(w, r)
-		return
-	}
-	switch {
-	case id != "":
-		e, ok := h.sessions.use(id)
-		if !ok {
-			sessionGone(w)
-			return
-		}
-		defer h.sessions.done(e)
-	case r.Method == http.MethodPost:
-		res, err := h.sessions.reserve(rec.owner(r), rec.tokenHash())
-		if err != nil {
-			tooManySessions(w, err)
-			return
-		}
-		rec.reserve(h.sessions, res)
-		defer h.sessions.release(res)
-	}
-	h.stateful.ServeHTTP(w, r)
-}
-
 // arrivedOnLoopback reports whether the request reached the server on a
 // loopback address, so came from this machine.
 func arrivedOnLoopback(r *http.Request) bool {
