@@ -275,21 +275,6 @@ func TestNoRelease(t *testing.T) {
 	t.Run("other project", func(t *testing.T) { check(t, Target{Project: "blog", Environment: "dev"}) })
 }
 
-// TestSetCurrentOfAnotherEnvironment checks that making a release current
-// for another environment than its own is WRONG_ENVIRONMENT, not a bad
-// argument: the id is fine, the cache holds it for prod.
-func TestSetCurrentOfAnotherEnvironment(t *testing.T) {
-	s := openStore(t)
-	put(t, s, sampleSnapshot(), true)
-	err := s.SetCurrent(context.Background(), "shop", "prod", "rel_42", nil)
-	if got, want := ErrorCode(err), WrongEnvironment; got != want {
-		t.Errorf("code = %q (err %v), want %q", got, err, want)
-	}
-	if got, want := ErrorMessage(err), `release "rel_42" is for environment "dev", not "prod"`; got != want {
-		t.Errorf("message = %q, want %q", got, want)
-	}
-}
-
 // otherNames are the table, connection and logic names of the sample that a
 // NOT_FOUND message must not leak.
 var otherNames = []string{
