@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hubsnap/hubsnap/indexer/hub"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/atomicfile"
 )
@@ -24,7 +25,7 @@ const (
 	releasesDir    = "releases"
 	releaseExt     = ".json"
 	currentExt     = ".current"
-	maxReleaseFile = 2 * DefaultMaxBodySize // a guard against reading a huge stray file
+	maxReleaseFile = 2 * hub.DefaultMaxBodySize // a guard against reading a huge stray file
 )
 
 // Cache is the local cache folder: release files, which are the truth, and
@@ -179,7 +180,7 @@ func (c *Cache) use(ctx context.Context, project, environment, id string) (store
 		return ri, err
 	}
 	if ri.Environment != environment {
-		return ri, store.Errorf(store.InvalidArgument, "release %q is for environment %q, not %q", id, ri.Environment, environment)
+		return ri, store.Errorf(store.WrongEnvironment, "release %q is for environment %q, not %q", id, ri.Environment, environment)
 	}
 	if ri.Current && c.pointsAt(project, environment, id) {
 		return ri, nil // nothing to write

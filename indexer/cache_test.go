@@ -88,8 +88,8 @@ func TestImportListUse(t *testing.T) {
 	if _, err := c.Use(ctx, "shop", "dev", "rel_9"); store.ErrorCode(err) != store.NotFound {
 		t.Errorf("use rel_9 = %v, want NOT_FOUND", err)
 	}
-	if _, err := c.Use(ctx, "shop", "prod", "rel_41"); store.ErrorCode(err) != store.InvalidArgument {
-		t.Errorf("use rel_41 in prod = %v, want INVALID_ARGUMENT", err)
+	if _, err := c.Use(ctx, "shop", "prod", "rel_41"); store.ErrorCode(err) != store.WrongEnvironment {
+		t.Errorf("use rel_41 in prod = %v, want WRONG_ENVIRONMENT", err)
 	}
 	if _, err := c.Use(ctx, "shop", "dev", "../x"); store.ErrorCode(err) != store.InvalidArgument {
 		t.Errorf("use ../x = %v, want INVALID_ARGUMENT", err)

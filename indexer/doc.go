@@ -4,7 +4,7 @@
 //
 // # From the Hub to the cache
 //
-// Hub is a client of the Hub's release API (the protocol is in
+// Package indexer/hub is the client of the Hub's release API (the protocol is in
 // docs/design.md): it lists a project's releases for an environment and
 // downloads one snapshot, verifying its sha256 against the listing, with
 // retries, size limits and gzip handled. Decode turns a snapshot document

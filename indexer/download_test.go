@@ -12,12 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hubsnap/hubsnap/indexer/hub"
 	"github.com/hubsnap/hubsnap/indexer/hubtest"
 )
 
 // fetch downloads release id of shop from h into dir and returns the
 // file's path. The file is closed when the test ends.
-func fetch(t *testing.T, h *hubtest.Hub, l Listing, dir string) (string, error) {
+func fetch(t *testing.T, h *hubtest.Hub, l hub.Listing, dir string) (string, error) {
 	t.Helper()
 	c := client(t, h, h.Token)
 	c.Retries = 1
@@ -37,7 +38,7 @@ func TestFetchSnapshotToTempFile(t *testing.T) {
 		h.Gzip = gz
 		h.Add("shop", body)
 		dir := t.TempDir()
-		path, err := fetch(t, h, Listing{ID: "rel_42", Digest: hubtest.Digest(body)}, dir)
+		path, err := fetch(t, h, hub.Listing{ID: "rel_42", Digest: hubtest.Digest(body)}, dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,33 +57,33 @@ func TestFetchSnapshotLeavesNothingOnFailure(t *testing.T) {
 	body := shopDoc(t, "rel_42", 42, nil)
 	for _, tc := range []struct {
 		name  string
-		setup func(h *hubtest.Hub, l *Listing, c *Hub)
+		setup func(h *hubtest.Hub, l *hub.Listing, c *hub.Client)
 		want  string
 	}{
-		{"digest mismatch", func(h *hubtest.Hub, l *Listing, c *Hub) {
+		{"digest mismatch", func(h *hubtest.Hub, l *hub.Listing, c *hub.Client) {
 			l.Digest = hubtest.Digest([]byte("something else"))
 		}, "digest mismatch"},
-		{"truncated", func(h *hubtest.Hub, l *Listing, c *Hub) {
+		{"truncated", func(h *hubtest.Hub, l *hub.Listing, c *hub.Client) {
 			h.Fault = onSnapshot(func(w http.ResponseWriter, r *http.Request) bool {
 				truncated(t, w, body)
 				return true
 			})
 		}, "cut off"},
-		{"over the limit", func(h *hubtest.Hub, l *Listing, c *Hub) {
+		{"over the limit", func(h *hubtest.Hub, l *hub.Listing, c *hub.Client) {
 			c.MaxBodySize = 1000
 			h.Fault = onSnapshot(func(w http.ResponseWriter, r *http.Request) bool {
 				w.Write(body) // chunked: no Content-Length to refuse it early
 				return true
 			})
 		}, "over the 1000 bytes limit"},
-		{"corrupt gzip", func(h *hubtest.Hub, l *Listing, c *Hub) {
+		{"corrupt gzip", func(h *hubtest.Hub, l *hub.Listing, c *hub.Client) {
 			h.Fault = onSnapshot(func(w http.ResponseWriter, r *http.Request) bool {
 				w.Header().Set("Content-Encoding", "gzip")
 				w.Write([]byte("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03not gzip at all"))
 				return true
 			})
 		}, "gzip"},
-		{"404", func(h *hubtest.Hub, l *Listing, c *Hub) {
+		{"404", func(h *hubtest.Hub, l *hub.Listing, c *hub.Client) {
 			h.Fault = onSnapshot(status(http.StatusNotFound, ""))
 		}, "not found"},
 	} {
@@ -90,7 +91,7 @@ func TestFetchSnapshotLeavesNothingOnFailure(t *testing.T) {
 			t.Parallel()
 			h := newHub(t)
 			h.Add("shop", body)
-			l := Listing{ID: "rel_42", Digest: hubtest.Digest(body)}
+			l := hub.Listing{ID: "rel_42", Digest: hubtest.Digest(body)}
 			c := client(t, h, "")
 			c.Retries = 1
 			tc.setup(h, &l, c)
@@ -115,7 +116,7 @@ func TestFetchSnapshotStreams(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	path, err := fetch(t, h, Listing{ID: "rel_42", Digest: hubtest.Digest(body)}, t.TempDir())
+	path, err := fetch(t, h, hub.Listing{ID: "rel_42", Digest: hubtest.Digest(body)}, t.TempDir())
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)

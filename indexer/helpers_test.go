@@ -17,6 +17,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hubsnap/hubsnap/indexer/hub"
 	"github.com/hubsnap/hubsnap/indexer/hubtest"
 	"github.com/hubsnap/hubsnap/store"
 )
@@ -53,9 +54,9 @@ func newHub(tb testing.TB) *hubtest.Hub {
 }
 
 // client returns a Hub client for h with fast retries.
-func client(tb testing.TB, h *hubtest.Hub, token string) *Hub {
+func client(tb testing.TB, h *hubtest.Hub, token string) *hub.Client {
 	tb.Helper()
-	c, err := NewHub(h.URL(), HubOptions{Token: token})
+	c, err := hub.New(h.URL(), hub.Options{Token: token})
 	if err != nil {
 		tb.Fatal(err)
 	}

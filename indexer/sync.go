@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hubsnap/hubsnap/indexer/hub"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -28,7 +29,7 @@ type Result struct {
 // SyncOptions say what Sync fetches and where it puts it.
 type SyncOptions struct {
 	CacheDir    string
-	Hub         *Hub
+	Hub         *hub.Client
 	Project     string
 	Environment string
 	// Release is the id to fetch; "" fetches the highest version.
@@ -128,7 +129,7 @@ func syncRelease(ctx context.Context, opts SyncOptions) (Result, error) {
 		}
 	}()
 	f, err := opts.Hub.FetchSnapshot(ctx, opts.Project, pick, have, dir)
-	if errors.Is(err, ErrNotModified) {
+	if errors.Is(err, hub.ErrNotModified) {
 		var res Result
 		err := c.write(ctx, func() error {
 			ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: opts.Project, ID: pick.ID})
@@ -189,7 +190,7 @@ func syncRelease(ctx context.Context, opts SyncOptions) (Result, error) {
 // the listed digest already: done reports that nothing is left to do. It
 // looks without the lock first, and takes it only when the release seems
 // cached.
-func (c *Cache) syncCached(ctx context.Context, project string, pick Listing, environment string) (res Result, done bool, err error) {
+func (c *Cache) syncCached(ctx context.Context, project string, pick hub.Listing, environment string) (res Result, done bool, err error) {
 	ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: project, ID: pick.ID})
 	if err != nil || ri.Environment != environment || ri.Digest != pick.Digest {
 		return Result{}, false, nil
@@ -202,7 +203,7 @@ func (c *Cache) syncCached(ctx context.Context, project string, pick Listing, en
 }
 
 // cached is syncCached for a caller holding the write lock.
-func (c *Cache) cached(ctx context.Context, project string, pick Listing, environment string) (Result, bool, error) {
+func (c *Cache) cached(ctx context.Context, project string, pick hub.Listing, environment string) (Result, bool, error) {
 	ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: project, ID: pick.ID})
 	switch {
 	case err == nil && ri.Environment == environment && ri.Digest == pick.Digest:
@@ -364,7 +365,7 @@ func (c *Cache) cachedImport(ctx context.Context, digest string) (store.ReleaseI
 }
 
 // maxImportSize caps a snapshot file, like a download.
-var maxImportSize int64 = DefaultMaxBodySize
+var maxImportSize int64 = hub.DefaultMaxBodySize
 
 // tooLargeError is the error of a snapshot file found over maxImportSize
 // as it is read.
@@ -372,6 +373,17 @@ type tooLargeError struct{ what string }
 
 func (e *tooLargeError) Error() string {
 	return fmt.Sprintf("%s: over the %s limit", e.what, size(maxImportSize))
+}
+
+// size renders a byte count for people (as the Hub client does).
+func size(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // openSnapshotFile opens the snapshot file at path, or standard input for

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/hubsnap/hubsnap/indexer/hub"
 )
 
 // BenchmarkSyncUnchanged measures `hubsnap snapshot sync` when the Hub's
@@ -22,16 +24,16 @@ func BenchmarkSyncUnchanged(b *testing.B) {
 	syncBig := func(first bool) {
 		b.Helper()
 		// As runSync: a fresh client per command, with its 5-minute timeout.
-		hub, err := NewHub(h.URL(), HubOptions{})
+		client, err := hub.New(h.URL(), hub.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		// The command's process exits afterwards, closing its connection;
 		// here the idle keep-alive connection is closed instead.
-		defer hub.http.CloseIdleConnections()
+		defer client.CloseIdleConnections()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		res, err := Sync(ctx, SyncOptions{CacheDir: dir, Hub: hub, Project: "big", Environment: "dev"})
+		res, err := Sync(ctx, SyncOptions{CacheDir: dir, Hub: client, Project: "big", Environment: "dev"})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hubsnap/hubsnap/indexer/hub"
 	"github.com/hubsnap/hubsnap/indexer/hubtest"
 	"github.com/hubsnap/hubsnap/store"
 )
@@ -486,9 +487,9 @@ func TestSecretsNeverReachTheCache(t *testing.T) {
 
 // --- helpers ---
 
-func clientTo(tb testing.TB, url, token string) *Hub {
+func clientTo(tb testing.TB, url, token string) *hub.Client {
 	tb.Helper()
-	c, err := NewHub(url, HubOptions{Token: token, ConnectTimeout: 2 * time.Second})
+	c, err := hub.New(url, hub.Options{Token: token, ConnectTimeout: 2 * time.Second})
 	if err != nil {
 		tb.Fatal(err)
 	}

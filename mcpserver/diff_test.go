@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hubsnap/hubsnap/indexer"
@@ -109,6 +110,23 @@ func TestDiffScopes(t *testing.T) {
 	}
 	cs := env.mustConnect(t, env.secrets["tables"])
 	wantCode(t, call(t, cs, "schema_diff", map[string]any{}), store.Forbidden)
+}
+
+// TestDiffOfAnotherEnvironment checks that a release cached for another
+// environment than the server's is WRONG_ENVIRONMENT, not a bad argument.
+func TestDiffOfAnotherEnvironment(t *testing.T) {
+	st := openStore(t)
+	putCurrent(t, st, shopSnapshot(t))
+	prod := shopSnapshot(t)
+	prod.Release.ID, prod.Release.Version, prod.Release.Environment = "rel_p1", 41, "prod"
+	if err := st.PutRelease(context.Background(), prod, store.FileState{}, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, newServer(t, st))
+	msg := wantCode(t, call(t, cs, "schema_diff", map[string]any{"from": "rel_p1"}), store.WrongEnvironment)
+	if want := `release "rel_p1" is of environment "prod", not "dev"`; !strings.Contains(msg, want) {
+		t.Errorf("message %q, want it to say %s", msg, want)
+	}
 }
 
 // The demo's diff, decoded: what the demo shows a person.

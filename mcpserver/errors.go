@@ -67,10 +67,48 @@ func (s *Server) resourceError(ctx context.Context, uri string, err error) error
 			s.log.Error("resource read failed", "uri", uri, "err", err)
 			s.noteDamage(err)
 		}
-		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
+		return internalRPCError()
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 		Message: fmt.Sprintf("%s: %s", store.ErrorCode(err), store.ErrorMessage(err))}
+}
+
+// The JSON-RPC errors hubsnap answers itself, besides go-sdk's own: every
+// *jsonrpc.Error the package makes is made below.
+
+// notJSON is the error of a line that is not JSON (stdio).
+func notJSON() *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeParseError, Message: "parse error: the line is not JSON"}
+}
+
+// invalidRequest is the error of a message go-sdk is not given, or of a
+// request the transport cannot serve as sent.
+func invalidRequest(why string) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: why}
+}
+
+// methodNotFound is the error of a method hubsnap does not answer.
+func methodNotFound(why string) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: why}
+}
+
+// internalRPCError is the error of a handler that failed inside (logged
+// by the caller): no detail reaches the client.
+func internalRPCError() *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
+}
+
+// errorResponse is a JSON-RPC error response to id (null when nil).
+func errorResponse(id json.RawMessage, e *jsonrpc.Error) json.RawMessage {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   *jsonrpc.Error  `json:"error"`
+	}{"2.0", id, e})
+	return b
 }
 
 // codeForbidden is the JSON-RPC error code of a resource read, a
@@ -126,6 +164,36 @@ func forbiddenMessage(granted []string, need []access.Scope) string {
 // text: go-sdk's client reads a JSON-RPC error in the body of a non-2xx
 // answer as that call's failure and keeps the session, which is wrong for
 // a session that is gone (it would never learn ErrSessionMissing).
+
+// notMCP answers 404 to a path other than /mcp (and the OAuth metadata).
+func notMCP(w http.ResponseWriter) {
+	http.Error(w, "not found: hubsnap serves MCP at "+mcpPath, http.StatusNotFound)
+}
+
+// unauthorizedOAuth answers 401 to a request without a valid OAuth access
+// token, with the challenge of docs/team.md (oauth.Verifier.Require makes
+// it) and its description, never the token.
+func unauthorizedOAuth(w http.ResponseWriter, challenge, why string) {
+	w.Header().Set("WWW-Authenticate", challenge)
+	http.Error(w, "unauthorized: "+why, http.StatusUnauthorized)
+}
+
+// insufficientScope answers 403 with the insufficient_scope challenge to
+// a request that asks for something outside its OAuth token's scopes. The
+// body of a single request (id not empty) is a JSON-RPC error with its id
+// (codeForbidden), so that a client reads it as that call's failure and
+// keeps its session, as go-sdk's client does; else it is plain text.
+func insufficientScope(w http.ResponseWriter, challenge string, id json.RawMessage, need access.Scope) {
+	w.Header().Set("WWW-Authenticate", challenge)
+	msg := fmt.Sprintf("insufficient scope: this needs %s, which the access token lacks", need)
+	if len(id) > 0 {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusForbidden)
+		json.NewEncoder(w).Encode(forbiddenResponse(id, msg, need))
+		return
+	}
+	http.Error(w, msg, http.StatusForbidden)
+}
 
 // tokenChallenge is the WWW-Authenticate of a 401 with issued tokens: a
 // plain Bearer challenge (RFC 6750 §3) that names no resource metadata, as
@@ -191,7 +259,7 @@ func badBody(w http.ResponseWriter, err error, limit int64, within time.Duration
 func malformedMessage(w http.ResponseWriter, id json.RawMessage, why string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusBadRequest)
-	w.Write(append(errorResponse(id, jsonrpc.CodeInvalidRequest, why), '\n'))
+	w.Write(append(errorResponse(id, invalidRequest(why)), '\n'))
 }
 
 // tooManySubscriptions is the JSON-RPC error of a subscription beyond

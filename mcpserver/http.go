@@ -157,7 +157,7 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 			noOAuth(w) // a client that tries OAuth anyway is told where tokens come from
 			return
 		}
-		http.Error(w, "not found: hubsnap serves MCP at "+mcpPath, http.StatusNotFound)
+		notMCP(w)
 	}))
 	return mux
 }
@@ -183,63 +183,6 @@ type httpHandler struct {
 	sessions            *sessionTable // the stateful handler's sessions
 
 	fileErr atomic.Pointer[string] // the token file error logged last
-}
-
-func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	rec, w := h.server.beginRequest(w, r)
-	defer h.server.endRequest(h.opts.Log, rec)
-	if h.opts.OAuth != nil {
-		h.serveOAuth(w, r, rec)
-		return
-	}
-	h.serveIssued(w, r, rec)
-}
-
-// serveMCP serves a request that passed the access check: the body (its
-// size and time bounded), the scopes an OAuth token lacks (403), then the
-// stateless handler for a session-less 2026-07-28 request (or every
-// request with opts.Stateless), else the stateful one, which the session
-// table follows: a request of a session marks it in use (404 when it is
-// gone), a new one takes a place.
-func (h *httpHandler) serveMCP(w http.ResponseWriter, r *http.Request, rec *requestRecord) {
-	var msgs []rpcMessage
-	if r.Method == http.MethodPost {
-		var ok bool
-		if msgs, ok = rec.peek(w, r, h.opts.MaxBodyBytes, h.opts.BodyTimeout); !ok {
-			return
-		}
-		if h.opts.OAuth != nil && h.insufficientScope(w, r, rec, msgs) {
-			return
-		}
-	}
-	id := r.Header.Get("Mcp-Session-Id")
-	var e era
-	if r.Method == http.MethodPost {
-		e = eraOf(r.Header, msgs)
-	}
-	if h.stateful == nil || (r.Method == http.MethodPost && id == "" && e.modern) {
-		rec.setSessionless(sessionlessReason(h.stateful == nil, e))
-		h.stateless.ServeHTTP(w, r)
-		return
-	}
-	switch {
-	case id != "":
-		e, ok := h.sessions.use(id)
-		if !ok {
-			sessionGone(w)
-			return
-		}
-		defer h.sessions.done(e)
-	case r.Method == http.MethodPost:
-		res, err := h.sessions.reserve(rec.owner(r), rec.tokenHash())
-		if err != nil {
-			tooManySessions(w, err)
-			return
-		}
-		rec.reserve(h.sessions, res)
-		defer h.sessions.release(res)
-	}
-	h.stateful.ServeHTTP(w, r)
 }
 
 // arrivedOnLoopback reports whether the request reached the server on a
@@ -279,18 +222,6 @@ func IsLoopback(addr string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-// sessionCount is how many sessions with an id (made by initialize) are
-// open; the stateless handler's one-request sessions have none.
-func (s *Server) sessionCount() int {
-	n := 0
-	for ss := range s.mcp.Sessions() {
-		if ss.ID() != "" {
-			n++
-		}
-	}
-	return n
 }
 
 // ServeStreamable serves HTTPHandler on ln until ctx ends, then shuts down

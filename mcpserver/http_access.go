@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -89,7 +88,7 @@ func (h *httpHandler) tokenFileError(err error) {
 // why, never the token); a valid one is logged by its subject.
 func (h *httpHandler) serveOAuth(w http.ResponseWriter, r *http.Request, rec *requestRecord) {
 	guarded := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.serveMCP(w, r, rec) })
-	h.opts.OAuth.Require(guarded, func(_ *http.Request, c *oauth.Claims, err error) {
+	h.opts.OAuth.Require(guarded, unauthorizedOAuth, func(_ *http.Request, c *oauth.Claims, err error) {
 		if err != nil {
 			rec.deny(string(oauth.ReasonOf(err)))
 			return
@@ -115,14 +114,10 @@ func (h *httpHandler) insufficientScope(w http.ResponseWriter, r *http.Request, 
 		return false
 	}
 	rec.deny("insufficient scope: " + string(need))
-	w.Header().Set("WWW-Authenticate", oauth.InsufficientScope(h.opts.OAuth.MetadataURL(), need))
-	msg := fmt.Sprintf("insufficient scope: this needs %s, which the access token lacks", need)
-	if len(msgs) == 1 && len(msgs[0].ID) > 0 {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusForbidden)
-		json.NewEncoder(w).Encode(forbiddenResponse(msgs[0].ID, msg, need))
-		return true
+	var id json.RawMessage
+	if len(msgs) == 1 {
+		id = msgs[0].ID
 	}
-	http.Error(w, msg, http.StatusForbidden)
+	insufficientScope(w, oauth.InsufficientScope(h.opts.OAuth.MetadataURL(), need), id, need)
 	return true
 }

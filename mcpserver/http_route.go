@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -143,7 +142,7 @@ func (s *Server) sessionlessSubscriptions(next mcp.MethodHandler) mcp.MethodHand
 				why = r
 			}
 		}
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: method + ": " + why}
+		return nil, invalidRequest(method + ": " + why)
 	}
 }
 

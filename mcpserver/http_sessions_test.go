@@ -32,6 +32,18 @@ import (
 // Before: go-sdk's SessionTimeout counted POSTs only, and the call after
 // 2.5 s of idleness with a 1 s timeout failed with "session not found"
 // for every client but mcp-remote.
+// sessionCount is how many sessions with an id (made by initialize) are
+// open; the stateless handler's one-request sessions have none.
+func (s *Server) sessionCount() int {
+	n := 0
+	for ss := range s.mcp.Sessions() {
+		if ss.ID() != "" {
+			n++
+		}
+	}
+	return n
+}
+
 func TestHTTPIdleSessionWithStreamStays(t *testing.T) {
 	const timeout = time.Second
 	env := startHTTP(t, HTTPOptions{SessionTimeout: timeout}, tokenSpec{"alice", []string{"*"}})

@@ -129,7 +129,7 @@ func startHTTP(tb testing.TB, opts HTTPOptions, tokens ...tokenSpec) *httpEnv {
 // sessionEra is the newest protocol version with sessions. The tests of
 // this file and http_scopes_test.go exercise sessions, so their client
 // asks for it; go-sdk's client would otherwise negotiate 2026-07-28, which
-// hubsnap serves without sessions (http_modern_test.go).
+// hubsnap serves without sessions (http_stateless_test.go).
 const sessionEra = "2025-11-25"
 
 // connectHTTP connects go-sdk's client to url with token (none when

@@ -2,7 +2,9 @@
 // schema tools (tables.go), the logic tools (logics.go), release_info
 // (release.go), release_check (check.go) and schema_search (search.go),
 // with resources and completions (resources.go), over stdio (stdio.go) or
-// Streamable HTTP (http.go).
+// Streamable HTTP (http.go). The order of the layers every request goes
+// through, HTTP and MCP middleware, is written once in middleware.go; every
+// JSON-RPC error and HTTP status hubsnap makes is in errors.go.
 //
 // Every answer is read from the SQLite index (package store) at call time,
 // for the current release of one project and environment; nothing of a
@@ -19,15 +21,11 @@ package mcpserver
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"runtime/debug"
-	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/mcpserver/access"
@@ -121,8 +119,7 @@ func New(st *store.Store, opts Options) *Server {
 				Extensions: map[string]any{uiExtension: map[string]any{"mimeTypes": []string{appMIMEType}}},
 			},
 		})
-	s.mcp.AddReceivingMiddleware(s.noteResult, s.bindSession, s.recoverPanics, s.cancelOnShutdown, noPrompts,
-		s.sessionlessSubscriptions, s.checkScopes, argumentErrors, s.boundArguments, nullArguments, s.keepCore)
+	s.mcp.AddReceivingMiddleware(s.middleware()...)
 	s.addTableTools()
 	s.addLogicTools()
 	s.addReleaseTools()
@@ -140,40 +137,3 @@ func New(st *store.Store, opts Options) *Server {
 // Shutdown cancels every call in flight; their clients get a cancellation
 // error at once instead of waiting for a slow query.
 func (s *Server) Shutdown() { s.cancel() }
-
-// recoverPanics answers a panicking handler with -32603 and keeps serving.
-func (s *Server) recoverPanics(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				s.log.Error("panic in a handler", "method", method, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-				res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
-			}
-		}()
-		return next(ctx, method, req)
-	}
-}
-
-// noPrompts answers the prompt methods -32601: hubsnap has no prompts and
-// does not declare the capability, so it does not answer them either
-// (go-sdk would answer an empty list, which says the opposite).
-func noPrompts(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if strings.HasPrefix(method, "prompts/") {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found: hubsnap has no prompts"}
-		}
-		return next(ctx, method, req)
-	}
-}
-
-// cancelOnShutdown ties each request's context to the server's lifetime:
-// go-sdk waits for handlers on shutdown but never cancels them.
-func (s *Server) cancelOnShutdown(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		ctx, cancel := context.WithCancel(ctx)
-		defer cancel()
-		stop := context.AfterFunc(s.stop, cancel)
-		defer stop()
-		return next(ctx, method, req)
-	}
-}

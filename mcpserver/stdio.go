@@ -75,14 +75,14 @@ func (q *requestReader) pump(ctx context.Context) {
 		case over != nil:
 			// Answered with the request's id when it can be found, so that
 			// the client's call ends now rather than at its timeout.
-			q.out.reply(over.id(), jsonrpc.CodeInvalidRequest, fmt.Sprintf(
-				"message over %d bytes, the most hubsnap reads: arguments are bounded (see the tools' input schemas)", maxLine))
+			q.out.reply(over.id(), invalidRequest(fmt.Sprintf(
+				"message over %d bytes, the most hubsnap reads: arguments are bounded (see the tools' input schemas)", maxLine)))
 		case len(msg) == 0:
 		case problem != "":
 			// What go-sdk would decode into too much, or not at all (a
 			// batch too): invalid, answered with its id when it can be
 			// found.
-			q.out.reply(idOf(msg), jsonrpc.CodeInvalidRequest, problem)
+			q.out.reply(idOf(msg), invalidRequest(problem))
 		case msg[0] == '[' && json.Valid(msg):
 			n, ok := q.batch(msg)
 			if !ok {
@@ -91,8 +91,8 @@ func (q *requestReader) pump(ctx context.Context) {
 			requests += n
 		default:
 			c := check(msg)
-			if c.code != 0 {
-				q.out.reply(c.id, c.code, c.why)
+			if c.err != nil {
+				q.out.reply(c.id, c.err)
 				break
 			}
 			if c.answered() {
@@ -145,8 +145,7 @@ type checked struct {
 	request bool            // a call with an id: a response will come
 	method  string          // of a request or a notification
 	id      json.RawMessage // of a request, or to answer an invalid one with
-	code    int64           // a JSON-RPC error code for a message go-sdk cannot take
-	why     string
+	err     *jsonrpc.Error  // the answer to a message go-sdk cannot take
 }
 
 // answered reports whether the message is a request whose response the
@@ -161,11 +160,11 @@ func (c checked) answered() bool {
 func check(msg []byte) checked {
 	switch {
 	case !json.Valid(msg):
-		return checked{code: jsonrpc.CodeParseError, why: "parse error: the line is not JSON"}
+		return checked{err: notJSON()}
 	case msg[0] == '[':
-		return checked{code: jsonrpc.CodeInvalidRequest, why: "JSON-RPC batches are not supported"}
+		return checked{err: invalidRequest("JSON-RPC batches are not supported")}
 	case msg[0] != '{':
-		return checked{code: jsonrpc.CodeInvalidRequest, why: "a JSON-RPC message must be an object"}
+		return checked{err: invalidRequest("a JSON-RPC message must be an object")}
 	}
 	var ids struct {
 		ID json.RawMessage `json:"id"`
@@ -176,7 +175,7 @@ func check(msg []byte) checked {
 		if len(ids.ID) == 0 || (ids.ID[0] != '"' && (ids.ID[0] < '0' || ids.ID[0] > '9') && ids.ID[0] != '-') {
 			ids.ID = nil // only a string or a number can be echoed back
 		}
-		return checked{id: ids.ID, code: jsonrpc.CodeInvalidRequest, why: "invalid request: " + err.Error()}
+		return checked{id: ids.ID, err: invalidRequest("invalid request: " + err.Error())}
 	}
 	req, ok := m.(*jsonrpc.Request)
 	if !ok {
@@ -237,10 +236,10 @@ func (c *responseCounter) Write(p []byte) (int, error) {
 
 // reply writes an error response of the reader's own (not counted: it
 // answers no request the transport saw).
-func (c *responseCounter) reply(id json.RawMessage, code int64, message string) {
+func (c *responseCounter) reply(id json.RawMessage, e *jsonrpc.Error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.w.Write(append(errorResponse(id, code, message), '\n'))
+	c.w.Write(append(errorResponse(id, e), '\n'))
 }
 
 // responseID returns the id of a response (a message with an id and no

@@ -3,8 +3,6 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // JSON-RPC batches over stdio. Protocol 2025-03-26 requires a server to
@@ -31,12 +29,12 @@ func (q *requestReader) batch(msg []byte) (int, bool) {
 		if version != "" {
 			why += " in protocol version " + version + " (only in " + batchProtocol + ")"
 		}
-		q.out.reply(nil, jsonrpc.CodeInvalidRequest, why)
+		q.out.reply(nil, invalidRequest(why))
 		return 0, true
 	}
 	var elems []json.RawMessage
 	if json.Unmarshal(msg, &elems) != nil || len(elems) == 0 {
-		q.out.reply(nil, jsonrpc.CodeInvalidRequest, "invalid request: an empty batch")
+		q.out.reply(nil, invalidRequest("invalid request: an empty batch"))
 		return 0, true
 	}
 	g := &batchGroup{}
@@ -46,8 +44,8 @@ func (q *requestReader) batch(msg []byte) (int, bool) {
 		e = bytes.TrimSpace(e)
 		c := check(e)
 		switch {
-		case c.code != 0:
-			g.responses = append(g.responses, errorResponse(c.id, c.code, c.why))
+		case c.err != nil:
+			g.responses = append(g.responses, errorResponse(c.id, c.err))
 		case c.request:
 			g.want++
 			ids = append(ids, string(c.id))
@@ -123,17 +121,4 @@ func negotiated(line []byte) string {
 	}
 	json.Unmarshal(line, &m)
 	return m.Result.ProtocolVersion
-}
-
-// errorResponse is a JSON-RPC error response.
-func errorResponse(id json.RawMessage, code int64, message string) json.RawMessage {
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	b, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   jsonrpc.Error   `json:"error"`
-	}{"2.0", id, jsonrpc.Error{Code: code, Message: message}})
-	return b
 }

@@ -124,7 +124,7 @@ FROM json_each(?1) j CROSS JOIN logics l ON l.id = j.value`)
 
 // DiffJSON answers schema_diff for t: the JSON of mcpserver.DiffOutput.
 // A release that is not cached is NotFound, naming the command that
-// fetches it; one of another environment is InvalidArgument; no release
+// fetches it; one of another environment is WrongEnvironment; no release
 // older than To's is NotFound; no current release, when To is left out,
 // NoRelease.
 func (s *Store) DiffJSON(ctx context.Context, t Target, req DiffRequest) ([]byte, error) {
@@ -171,7 +171,7 @@ func diffReleases(ctx context.Context, tx readTx, t Target, req DiffRequest) (fr
 			return r, Errorf(NotFound, "release %q of project %q is not in the cache; fetch it with `hubsnap snapshot sync --release %s`",
 				id, t.Project, id)
 		case err == nil && r.environment != t.Environment:
-			return r, Errorf(InvalidArgument, "release %q is of environment %q, not %q: a diff compares the releases of one environment",
+			return r, Errorf(WrongEnvironment, "release %q is of environment %q, not %q: a diff compares the releases of one environment",
 				id, r.environment, t.Environment)
 		}
 		return r, err

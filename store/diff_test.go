@@ -167,9 +167,9 @@ func TestDiffErrors(t *testing.T) {
 			"release \"rel_9\" of project \"shop\" is not in the cache; fetch it with `hubsnap snapshot sync --release rel_9`"},
 		{everything("", "rel_9"), NotFound,
 			"release \"rel_9\" of project \"shop\" is not in the cache; fetch it with `hubsnap snapshot sync --release rel_9`"},
-		{everything("rel_p1", ""), InvalidArgument,
+		{everything("rel_p1", ""), WrongEnvironment,
 			"release \"rel_p1\" is of environment \"prod\", not \"dev\": a diff compares the releases of one environment"},
-		{everything("rel_42", "rel_p1"), InvalidArgument,
+		{everything("rel_42", "rel_p1"), WrongEnvironment,
 			"release \"rel_p1\" is of environment \"prod\", not \"dev\": a diff compares the releases of one environment"},
 		{DiffRequest{From: "rel_42", Limit: MaxDiffLimit + 1}, InvalidArgument, "limit must be between 1 and 1000, got 1001"},
 	} {

@@ -19,11 +19,18 @@ const (
 	Ambiguous Code = "AMBIGUOUS"
 	// InvalidArgument: a request that can never succeed as made.
 	InvalidArgument Code = "INVALID_ARGUMENT"
+	// WrongEnvironment: a release named by id is cached, but for another
+	// environment than the one the server serves or the command works on.
+	WrongEnvironment Code = "WRONG_ENVIRONMENT"
 	// Forbidden: the caller's token lacks the scope.
 	Forbidden Code = "FORBIDDEN"
 	// Internal: anything else. Details are logged, never shown to a client.
 	Internal Code = "INTERNAL"
 )
+
+// Codes lists every code, so that each edge's table (tool errors, JSON-RPC
+// errors, exit statuses) can be checked to map them all.
+var Codes = []Code{NoRelease, NotFound, Ambiguous, InvalidArgument, WrongEnvironment, Forbidden, Internal}
 
 // Error is a domain error with a code and a message safe to show the user.
 type Error struct {

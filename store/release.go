@@ -215,7 +215,7 @@ func noRelease(t Target) *Error {
 
 // SetCurrent makes the cached release id current for project and
 // environment. It fails with NotFound when the index does not hold the
-// release, and InvalidArgument when the release is of another environment.
+// release, and WrongEnvironment when the release is of another environment.
 // hook may be nil.
 func (s *Store) SetCurrent(ctx context.Context, project, environment, id string, hook Hook) error {
 	return s.write(ctx, "set current release", hook, func(tx *sql.Tx) error {
@@ -230,7 +230,7 @@ func (s *Store) SetCurrent(ctx context.Context, project, environment, id string,
 			return err
 		}
 		if env != environment {
-			return Errorf(InvalidArgument, "release %q is for environment %q, not %q", id, env, environment)
+			return Errorf(WrongEnvironment, "release %q is for environment %q, not %q", id, env, environment)
 		}
 		return setCurrent(ctx, tx, project, environment, rel)
 	})

@@ -251,9 +251,9 @@ func TestSetCurrent(t *testing.T) {
 	err = s.SetCurrent(ctx, "blog", "dev", "rel_41", nil) // right id, wrong project
 	wantCode(t, err, NotFound)
 	err = s.SetCurrent(ctx, "shop", "dev", "rel_p1", nil)
-	wantCode(t, err, InvalidArgument)
+	wantCode(t, err, WrongEnvironment)
 	err = s.SetCurrent(ctx, "shop", "prod", "rel_41", nil)
-	wantCode(t, err, InvalidArgument)
+	wantCode(t, err, WrongEnvironment)
 
 	if got := currentID(t); got != "rel_42" {
 		t.Errorf("current after failed SetCurrent = %q, want rel_42", got)

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hubsnap/hubsnap/indexer"
+	"github.com/hubsnap/hubsnap/indexer/hub"
 	"github.com/hubsnap/hubsnap/store/atomicfile"
 )
 
@@ -79,7 +80,7 @@ func runContextSet(_ context.Context, opts *contextSetOptions) error {
 		return usageErrorf("give either --token-file or --token-stdin, not both")
 	}
 	if opts.Hub != nil {
-		if _, err := indexer.NewHub(*opts.Hub, indexer.HubOptions{}); err != nil {
+		if _, err := hub.New(*opts.Hub, hub.Options{}); err != nil {
 			return fmt.Errorf("--hub: %w", err)
 		}
 		c.Hub = strings.TrimRight(*opts.Hub, "/")

@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hubsnap/hubsnap/indexer"
+	hubclient "github.com/hubsnap/hubsnap/indexer/hub"
 	"github.com/hubsnap/hubsnap/indexer/hubtest"
 )
 
@@ -132,7 +133,7 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 	hub.Add("shop", demoRelease)
 	fmt.Fprintf(w, "1. An in-process Hub serves two sample releases at %s (it wants a bearer token).\n\n", hub.URL())
 
-	client, err := indexer.NewHub(hub.URL(), indexer.HubOptions{Token: token})
+	client, err := hubclient.New(hub.URL(), hubclient.Options{Token: token})
 	if err != nil {
 		return err
 	}

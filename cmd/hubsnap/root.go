@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,15 +11,6 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
-
-	"github.com/hubsnap/hubsnap/store"
-)
-
-// Exit codes.
-const (
-	exitOK    = 0
-	exitError = 1
-	exitUsage = 2
 )
 
 // app is what the commands' RunE functions resolve Options from: the
@@ -48,45 +38,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(s
 	}
 	return exitCode(err)
 }
-
-// exitCode is the one place that decides how hubsnap exits after err:
-//
-//   - 0 when there is no error;
-//   - 2, a usage error, when err carries the code store.InvalidArgument: a
-//     request that can never succeed as made. That is what cobra's flag and
-//     argument errors, missing settings (usageErrorf) and the checks of
-//     names and URLs given on the command line (indexer.CheckName,
-//     indexer.NewHub) all return;
-//   - 1 for everything else: NOT_FOUND, NO_RELEASE, files, the network, and
-//     any error a run function marked as a failure (see failure).
-func exitCode(err error) int {
-	if err == nil {
-		return exitOK
-	}
-	if _, ok := errors.AsType[*failure](err); ok {
-		return exitError
-	}
-	if store.ErrorCode(err) == store.InvalidArgument {
-		return exitUsage
-	}
-	return exitError
-}
-
-// usageErrorf returns a usage error (exit 2): a mistake in how hubsnap was
-// called that hubsnap itself finds, such as a missing setting or two flags
-// that exclude each other.
-func usageErrorf(format string, args ...any) error {
-	return store.Errorf(store.InvalidArgument, format, args...)
-}
-
-// failure is an error that exits 1 whatever its code: an INVALID_ARGUMENT
-// that is the cache's answer about what it holds (a release of another
-// environment), not a mistake in how hubsnap was called. The message and
-// the chain stay as they are.
-type failure struct{ err error }
-
-func (f *failure) Error() string { return f.err.Error() }
-func (f *failure) Unwrap() error { return f.err }
 
 // oneLine keeps an error message on one line.
 func oneLine(s string) string {

@@ -213,6 +213,20 @@ func TestRunContextSetAndUse(t *testing.T) {
 	}
 }
 
+// TestExitStatusesMapEveryCode checks that the exit table has a row for
+// every error code, so a new code is given its status on purpose.
+func TestExitStatusesMapEveryCode(t *testing.T) {
+	t.Parallel()
+	for _, code := range store.Codes {
+		if _, ok := exitStatuses[code]; !ok {
+			t.Errorf("exitStatuses has no row for %s", code)
+		}
+	}
+	if got, want := len(exitStatuses), len(store.Codes); got != want {
+		t.Errorf("exitStatuses has %d rows, want %d (one per code)", got, want)
+	}
+}
+
 func TestExitCode(t *testing.T) {
 	t.Parallel()
 	invalid := store.Errorf(store.InvalidArgument, "bad")
@@ -227,6 +241,8 @@ func TestExitCode(t *testing.T) {
 		{invalid, exitUsage},
 		{fmt.Errorf("--hub: %w", invalid), exitUsage},
 		{usageErrorf("no project"), exitUsage},
+		{store.Errorf(store.WrongEnvironment, "release of prod"), exitError},
+		{fmt.Errorf("use: %w", store.Errorf(store.WrongEnvironment, "release of prod")), exitError},
 		{&failure{invalid}, exitError},
 		{fmt.Errorf("context: %w", &failure{invalid}), exitError},
 	} {

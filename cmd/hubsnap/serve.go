@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hubsnap/hubsnap/indexer"
+	"github.com/hubsnap/hubsnap/indexer/hub"
 	"github.com/hubsnap/hubsnap/mcpserver"
 	"github.com/hubsnap/hubsnap/mcpserver/access"
 	"github.com/hubsnap/hubsnap/store"
@@ -36,7 +37,7 @@ type serveOptions struct {
 	// SyncEvery, when not zero, syncs from Hub in the background this often
 	// (--sync-every).
 	SyncEvery time.Duration
-	Hub       *indexer.Hub
+	Hub       *hub.Client
 }
 
 func (a *app) newServeCommand() *cobra.Command {
@@ -94,7 +95,7 @@ retried at the next tick while the last good release is served.`,
 				return err
 			}
 			if opts.SyncEvery != 0 {
-				if opts.Hub, err = s.needHub(); err != nil {
+				if opts.Hub, err = s.needHub(a.log); err != nil {
 					return fmt.Errorf("--sync-every: %w", err)
 				}
 			}

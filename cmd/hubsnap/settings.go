@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hubsnap/hubsnap/indexer"
+	"github.com/hubsnap/hubsnap/indexer/hub"
 )
 
 // Environment variables of the settings (README: Settings).
@@ -227,8 +229,9 @@ func (s *settings) needTarget() (cacheDir, project, environment string, err erro
 	return cacheDir, s.project.v, s.environment.v, nil
 }
 
-// needHub returns a Hub client or explains how to name the Hub.
-func (s *settings) needHub() (*indexer.Hub, error) {
+// needHub returns a Hub client, logging its requests to log, or explains
+// how to name the Hub.
+func (s *settings) needHub(log *slog.Logger) (*hub.Client, error) {
 	if s.hub.v == "" {
 		return nil, usageErrorf("no hub: set --hub, %s, or a context (hubsnap context set)", envHub)
 	}
@@ -236,9 +239,9 @@ func (s *settings) needHub() (*indexer.Hub, error) {
 	if err != nil {
 		return nil, err
 	}
-	hub, err := indexer.NewHub(s.hub.v, indexer.HubOptions{Token: token})
+	c, err := hub.New(s.hub.v, hub.Options{Token: token, Log: log})
 	if err != nil {
 		return nil, fmt.Errorf("%w (from %s)", err, s.hub.source)
 	}
-	return hub, nil
+	return c, nil
 }

@@ -146,10 +146,6 @@ func runUse(ctx context.Context, opts *useOptions) error {
 	case "":
 	case store.NotFound:
 		return fmt.Errorf("%w; run `hubsnap snapshot list` to see what is cached", err)
-	case store.InvalidArgument:
-		// The names are checked: this is a release of another environment,
-		// a fact about the cache, not a mistake in the command line.
-		return &failure{err}
 	default:
 		return err
 	}

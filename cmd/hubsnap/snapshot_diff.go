@@ -81,14 +81,8 @@ func runDiff(ctx context.Context, opts *diffOptions) error {
 	defer c.Close()
 	answer, err := c.Store().DiffJSON(ctx, store.Target{Project: opts.Project, Environment: opts.Environment},
 		store.DiffRequest{From: opts.From, To: opts.To, Tables: true, Logics: true, Whole: true})
-	switch store.ErrorCode(err) {
-	case "":
-	case store.InvalidArgument:
-		// A release of another environment: the cache's answer, not a
-		// mistake in the command line (the names are checked above).
-		return &failure{err}
-	default:
-		return err
+	if err != nil {
+		return err // a release of another environment is WRONG_ENVIRONMENT: exit 1
 	}
 	if opts.JSON {
 		var buf bytes.Buffer

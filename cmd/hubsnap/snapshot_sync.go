@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hubsnap/hubsnap/indexer"
+	"github.com/hubsnap/hubsnap/indexer/hub"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -20,7 +21,7 @@ type syncOptions struct {
 	Log                  *slog.Logger
 	CacheDir             string
 	Project, Environment string
-	Hub                  *indexer.Hub
+	Hub                  *hub.Client
 	Release              string        // --release: this id instead of the newest
 	JSON                 bool          // --json
 	Timeout              time.Duration // --timeout
@@ -44,7 +45,7 @@ On any failure the cache is exactly as before.`,
 			if opts.CacheDir, opts.Project, opts.Environment, err = s.needTarget(); err != nil {
 				return err
 			}
-			if opts.Hub, err = s.needHub(); err != nil {
+			if opts.Hub, err = s.needHub(a.log); err != nil {
 				return err
 			}
 			opts.Stdout, opts.Stderr, opts.Log = a.stdout, a.stderr, a.log

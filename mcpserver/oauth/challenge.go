@@ -44,16 +44,20 @@ func (v *Verifier) MetadataURL() string { return v.metadataURL }
 // mux: /.well-known/oauth-protected-resource/mcp for the resource .../mcp.
 func (v *Verifier) MetadataPath() string { return v.metadataPath }
 
-// Require guards next: a request without a valid access token gets 401
-// with the challenge of docs/team.md (WriteUnauthorized, naming the reason). A
+// Require guards next: a request without a valid access token is given to
+// deny, with the challenge of docs/team.md (Unauthorized, naming the reason)
+// and the reason's description; the caller's deny answers 401. A
 // valid token's TokenInfo goes into the request context through go-sdk's
 // auth.RequireBearerToken (with Leeway as its ClockSkew), where go-sdk's
 // Streamable HTTP handler finds it (req.Extra.TokenInfo in a tool, and the
 // session bound to its UserID, sub). observe, when not nil, is called once
 // per request before the answer, with the claims or the error (ErrNoToken
 // without a token): for the log line. Scopes are not checked here; a
-// handler that needs one the token lacks answers WriteInsufficientScope.
-func (v *Verifier) Require(next http.Handler, observe func(r *http.Request, c *Claims, err error)) http.Handler {
+// handler that needs one the token lacks answers 403 with the challenge
+// InsufficientScope. The statuses are the caller's: hubsnap's HTTP answers
+// are all written in mcpserver/errors.go.
+func (v *Verifier) Require(next http.Handler, deny func(w http.ResponseWriter, challenge, why string),
+	observe func(r *http.Request, c *Claims, err error)) http.Handler {
 	if observe == nil {
 		observe = func(*http.Request, *Claims, error) {}
 	}
@@ -61,13 +65,13 @@ func (v *Verifier) Require(next http.Handler, observe func(r *http.Request, c *C
 		token, ok := BearerToken(r)
 		if !ok {
 			observe(r, nil, ErrNoToken)
-			WriteUnauthorized(w, v.metadataURL, ErrNoToken)
+			deny(w, Unauthorized(v.metadataURL, ErrNoToken), ReasonOf(ErrNoToken).Description())
 			return
 		}
 		c, err := v.Verify(r.Context(), token)
 		observe(r, c, err)
 		if err != nil {
-			WriteUnauthorized(w, v.metadataURL, err)
+			deny(w, Unauthorized(v.metadataURL, err), ReasonOf(err).Description())
 			return
 		}
 		ti := c.TokenInfo()
@@ -90,36 +94,28 @@ func BearerToken(r *http.Request) (string, bool) {
 	return token, true
 }
 
-// WriteUnauthorized answers 401 with the challenge of docs/team.md:
+// Unauthorized is the WWW-Authenticate value of a 401 (docs/team.md):
 //
-//	WWW-Authenticate: Bearer resource_metadata="<url>", error="invalid_token", error_description="<why>"
+//	Bearer resource_metadata="<url>", error="invalid_token", error_description="<why>"
 //
 // for a missing token too (hubsnap sends error="invalid_token" there,
 // where RFC 6750 §3.1 would send no error code). The description is
 // err's Reason.Description (ReasonOf), never the token.
-func WriteUnauthorized(w http.ResponseWriter, metadataURL string, err error) {
-	desc := ReasonOf(err).Description()
-	w.Header().Set("WWW-Authenticate", challenge(
+func Unauthorized(metadataURL string, err error) string {
+	return challenge(
 		"resource_metadata", metadataURL,
 		"error", "invalid_token",
-		"error_description", desc,
-	))
-	http.Error(w, "unauthorized: "+desc, http.StatusUnauthorized)
+		"error_description", ReasonOf(err).Description(),
+	)
 }
 
-// WriteInsufficientScope answers 403 with the step-up challenge of docs/team.md
-// (RFC 6750 §3.1):
+// InsufficientScope is the WWW-Authenticate value of a 403 for a request
+// that needs scopes its token lacks: the step-up challenge of docs/team.md
+// (RFC 6750 §3.1),
 //
-//	WWW-Authenticate: Bearer error="insufficient_scope", scope="<needed>", resource_metadata="<url>"
+//	Bearer error="insufficient_scope", scope="<needed>", resource_metadata="<url>"
 //
-// naming the scopes the request needs, space-separated.
-func WriteInsufficientScope(w http.ResponseWriter, metadataURL string, needed ...access.Scope) {
-	w.Header().Set("WWW-Authenticate", InsufficientScope(metadataURL, needed...))
-	http.Error(w, "forbidden: this needs the scope "+scopeList(needed), http.StatusForbidden)
-}
-
-// InsufficientScope is the WWW-Authenticate value of WriteInsufficientScope,
-// for a handler that writes its own 403 body.
+// naming the scopes needed, space-separated.
 func InsufficientScope(metadataURL string, needed ...access.Scope) string {
 	return challenge(
 		"error", "insufficient_scope",

@@ -66,41 +66,31 @@ func TestMetadataHandler(t *testing.T) {
 
 func TestChallenges(t *testing.T) {
 	tests := []struct {
-		name  string
-		write func(http.ResponseWriter)
-		code  int
-		want  string
+		name      string
+		challenge string
+		code      int // of the answer that carries it
+		want      string
 	}{
-		{"no token", func(w http.ResponseWriter) { WriteUnauthorized(w, testMetadataURL, ErrNoToken) }, 401,
+		{"no token", Unauthorized(testMetadataURL, ErrNoToken), 401,
 			`Bearer resource_metadata="` + testMetadataURL + `", error="invalid_token", error_description="no bearer token"`},
-		{"expired", func(w http.ResponseWriter) {
-			WriteUnauthorized(w, testMetadataURL, &Error{Reason: ReasonExpired, Detail: "x"})
-		}, 401,
+		{"expired", Unauthorized(testMetadataURL, &Error{Reason: ReasonExpired, Detail: "x"}), 401,
 			`Bearer resource_metadata="` + testMetadataURL + `", error="invalid_token", error_description="the token expired"`},
-		{"another error", func(w http.ResponseWriter) { WriteUnauthorized(w, testMetadataURL, errors.New("boom")) }, 401,
+		{"another error", Unauthorized(testMetadataURL, errors.New("boom")), 401,
 			`Bearer resource_metadata="` + testMetadataURL + `", error="invalid_token", error_description="malformed access token"`},
-		{"insufficient scope", func(w http.ResponseWriter) { WriteInsufficientScope(w, testMetadataURL, access.LogicRead) }, 403,
+		{"insufficient scope", InsufficientScope(testMetadataURL, access.LogicRead), 403,
 			`Bearer error="insufficient_scope", scope="logic:read", resource_metadata="` + testMetadataURL + `"`},
-		{"two scopes", func(w http.ResponseWriter) {
-			WriteInsufficientScope(w, testMetadataURL, access.TableRead, access.LogicRead)
-		}, 403,
+		{"two scopes", InsufficientScope(testMetadataURL, access.TableRead, access.LogicRead), 403,
 			`Bearer error="insufficient_scope", scope="table:read logic:read", resource_metadata="` + testMetadataURL + `"`},
-		{"quoting", func(w http.ResponseWriter) { WriteInsufficientScope(w, `http://h/a"b\c`+"\n\u00e9", access.TableRead) }, 403,
+		{"quoting", InsufficientScope(`http://h/a"b\c`+"\n\u00e9", access.TableRead), 403,
 			`Bearer error="insufficient_scope", scope="table:read", resource_metadata="http://h/a\"b\\c??"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec := httptest.NewRecorder()
-			tt.write(rec)
-			if rec.Code != tt.code {
-				t.Errorf("status %d, want %d", rec.Code, tt.code)
-			}
-			got := rec.Header().Values("WWW-Authenticate")
-			if len(got) != 1 || got[0] != tt.want {
-				t.Fatalf("WWW-Authenticate = %q\nwant %q", got, tt.want)
+			if tt.challenge != tt.want {
+				t.Fatalf("WWW-Authenticate = %q\nwant %q", tt.challenge, tt.want)
 			}
 			// go-sdk's client reads it back.
-			cs, err := oauthex.ParseWWWAuthenticate(got)
+			cs, err := oauthex.ParseWWWAuthenticate([]string{tt.challenge})
 			if err != nil || len(cs) != 1 || cs[0].Scheme != "bearer" {
 				t.Fatalf("ParseWWWAuthenticate: %+v, %v", cs, err)
 			}
@@ -112,6 +102,12 @@ func TestChallenges(t *testing.T) {
 			}
 		})
 	}
+}
+
+// deny401 answers 401 with the challenge, as mcpserver does.
+func deny401(w http.ResponseWriter, challenge, why string) {
+	w.Header().Set("WWW-Authenticate", challenge)
+	http.Error(w, "unauthorized: "+why, http.StatusUnauthorized)
 }
 
 func TestRequire(t *testing.T) {
@@ -127,7 +123,7 @@ func TestRequire(t *testing.T) {
 		reason Reason
 	}
 	var got []observed
-	h := v.Require(next, func(r *http.Request, c *Claims, err error) {
+	h := v.Require(next, deny401, func(r *http.Request, c *Claims, err error) {
 		o := observed{reason: ReasonOf(err)}
 		if c != nil {
 			o.sub = c.Subject

@@ -21,8 +21,8 @@
 //
 // For HTTP, the Verifier serves the RFC 9728 protected-resource metadata
 // (MetadataHandler), guards a handler (Require), and writes the
-// WWW-Authenticate challenges of docs/team.md (WriteUnauthorized,
-// WriteInsufficientScope). VerifyToken is a go-sdk auth.TokenVerifier.
+// WWW-Authenticate challenges of docs/team.md (Unauthorized,
+// InsufficientScope). VerifyToken is a go-sdk auth.TokenVerifier.
 //
 // JWTs are parsed and their signatures checked by github.com/golang-jwt/jwt/v5
 // (which go-sdk already depends on); JSON Web Keys are parsed and validated

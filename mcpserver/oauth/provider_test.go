@@ -46,11 +46,12 @@ func startResourceServer(t *testing.T, issuer string, logs *syncBuffer) *testRes
 	mux.Handle("/mcp", v.Require(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		need := access.Scope(r.Header.Get("X-Need"))
 		if need != "" && !access.Allows(auth.TokenInfoFromContext(r.Context()).Scopes, need) {
-			WriteInsufficientScope(w, v.MetadataURL(), need)
+			w.Header().Set("WWW-Authenticate", InsufficientScope(v.MetadataURL(), need))
+			w.WriteHeader(http.StatusForbidden)
 			return
 		}
 		w.WriteHeader(http.StatusNoContent)
-	}), nil))
+	}), deny401, nil))
 	srv.Config.Handler = mux
 	srv.Start()
 	t.Cleanup(srv.Close)

@@ -12,7 +12,7 @@ import (
 	"github.com/hubsnap/hubsnap/store"
 )
 
-// The acceptance criteria and failure modes of MCP-002 (schema tools), one
+// The schema tools (tables.go): what each answers and how each fails, one
 // test each, against the shop fixture.
 
 // shopTableNames are every table name of the fixture and its connections:
@@ -23,7 +23,7 @@ var shopTableNames = []string{"users", "posts", "items", "purchases", "order_lin
 // finds exactly one table.
 func qualified(t store.Table) string { return t.Connection + "." + t.Name }
 
-func TestMCP002ListTablesReturnsEveryTableWithNameAndConnection(t *testing.T) {
+func TestListTablesReturnsEveryTableWithNameAndConnection(t *testing.T) {
 	cs := shopSession(t)
 	res := call(t, cs, "schema_list_tables", map[string]any{})
 
@@ -65,7 +65,7 @@ func TestMCP002ListTablesReturnsEveryTableWithNameAndConnection(t *testing.T) {
 	}
 }
 
-func TestMCP002GetTableReturnsEveryColumnWithNameTypeNullable(t *testing.T) {
+func TestGetTableReturnsEveryColumnWithNameTypeNullable(t *testing.T) {
 	cs := shopSession(t)
 	for _, tbl := range shopSnapshot(t).Tables {
 		t.Run(qualified(tbl), func(t *testing.T) {
@@ -102,7 +102,7 @@ func TestMCP002GetTableReturnsEveryColumnWithNameTypeNullable(t *testing.T) {
 	}
 }
 
-func TestMCP002GetTablePrimaryKeyMatchesTheKeyColumns(t *testing.T) {
+func TestGetTablePrimaryKeyMatchesTheKeyColumns(t *testing.T) {
 	cs := shopSession(t)
 	for _, tbl := range shopSnapshot(t).Tables {
 		t.Run(qualified(tbl), func(t *testing.T) {
@@ -134,7 +134,7 @@ func TestMCP002GetTablePrimaryKeyMatchesTheKeyColumns(t *testing.T) {
 	}
 }
 
-func TestMCP002GetTableForeignKeysNameReferencedTableAndColumns(t *testing.T) {
+func TestGetTableForeignKeysNameReferencedTableAndColumns(t *testing.T) {
 	cs := shopSession(t)
 
 	// The MCP-002 example, exactly.
@@ -175,7 +175,7 @@ func TestMCP002GetTableForeignKeysNameReferencedTableAndColumns(t *testing.T) {
 	}
 }
 
-func TestMCP002GetTableUnknownNameIsAnError(t *testing.T) {
+func TestGetTableUnknownNameIsAnError(t *testing.T) {
 	cs := shopSession(t)
 	res := call(t, cs, "schema_get_table", map[string]any{"table": "invoices"})
 	msg := wantCode(t, res, store.NotFound)
@@ -185,7 +185,7 @@ func TestMCP002GetTableUnknownNameIsAnError(t *testing.T) {
 }
 
 // Failure mode: a release with no tables lists none; it is not an error.
-func TestMCP002EmptyReleaseListsNoTables(t *testing.T) {
+func TestEmptyReleaseListsNoTables(t *testing.T) {
 	cs := sessionWith(t, emptySnapshot())
 	res := call(t, cs, "schema_list_tables", map[string]any{})
 	if res.IsError {
@@ -203,7 +203,7 @@ func TestMCP002EmptyReleaseListsNoTables(t *testing.T) {
 
 // Failure mode: an unknown table is NOT_FOUND and the answer names only what
 // was asked: no other table (or connection) of the release.
-func TestMCP002UnknownTableNotFoundNamesOnlyWhatWasAsked(t *testing.T) {
+func TestUnknownTableNotFoundNamesOnlyWhatWasAsked(t *testing.T) {
 	cs := shopSession(t)
 	for _, args := range []map[string]any{
 		{"table": "invoices"},
@@ -264,7 +264,7 @@ var noReleaseTests = []struct {
 // Failure mode (MCP-002 and MCP-005): no current release, from the start or
 // because the current release was deleted while serving, makes every tool
 // answer NO_RELEASE.
-func TestMCP002NoCurrentReleaseEveryToolAnswersNoRelease(t *testing.T) {
+func TestNoCurrentReleaseEveryToolAnswersNoRelease(t *testing.T) {
 	for _, nt := range noReleaseTests {
 		t.Run(nt.name, func(t *testing.T) {
 			st := openStore(t)

@@ -11,13 +11,13 @@ import (
 	"github.com/hubsnap/hubsnap/store"
 )
 
-// The acceptance criteria and failure modes of MCP-005 (logic tools), one
+// The logic tools (logics.go): what each answers and how each fails, one
 // test each, against the shop fixture.
 
 // shopLogicNames are the fixture's logic names, sorted.
 var shopLogicNames = []string{"admin/users", "items/search", "posts/publish", "purchase_item"}
 
-func TestMCP005LogicListReturnsEveryLogicName(t *testing.T) {
+func TestLogicListReturnsEveryLogicName(t *testing.T) {
 	cs := shopSession(t)
 	res := call(t, cs, "logic_list", map[string]any{})
 	got := success[ListLogicsOutput](t, res)
@@ -29,7 +29,7 @@ func TestMCP005LogicListReturnsEveryLogicName(t *testing.T) {
 	}
 }
 
-func TestMCP005LogicGetReturnsSQLParamsAndAuth(t *testing.T) {
+func TestLogicGetReturnsSQLParamsAndAuth(t *testing.T) {
 	cs := shopSession(t)
 	for _, l := range shopSnapshot(t).Logics {
 		t.Run(l.Name, func(t *testing.T) {
@@ -65,7 +65,7 @@ func TestMCP005LogicGetReturnsSQLParamsAndAuth(t *testing.T) {
 	}
 }
 
-func TestMCP005LogicGetParamsHaveNameTypeRequired(t *testing.T) {
+func TestLogicGetParamsHaveNameTypeRequired(t *testing.T) {
 	cs := shopSession(t)
 	for _, name := range shopLogicNames {
 		t.Run(name, func(t *testing.T) {
@@ -97,7 +97,7 @@ func TestMCP005LogicGetParamsHaveNameTypeRequired(t *testing.T) {
 	}
 }
 
-func TestMCP005LogicGetAuthHasRequiredAndRoles(t *testing.T) {
+func TestLogicGetAuthHasRequiredAndRoles(t *testing.T) {
 	cs := shopSession(t)
 	for _, tc := range []struct {
 		name string
@@ -120,7 +120,7 @@ func TestMCP005LogicGetAuthHasRequiredAndRoles(t *testing.T) {
 	}
 }
 
-func TestMCP005LogicGetUnknownNameIsNotFound(t *testing.T) {
+func TestLogicGetUnknownNameIsNotFound(t *testing.T) {
 	cs := shopSession(t)
 	for _, name := range []string{"refund_item", "admin/people", "logics/refund_item", "admin", "purchase_item/x", "Purchase_item"} {
 		t.Run(name, func(t *testing.T) {
@@ -141,7 +141,7 @@ func TestMCP005LogicGetUnknownNameIsNotFound(t *testing.T) {
 	}
 }
 
-func TestMCP005LogicGetAcceptsLogicsPrefix(t *testing.T) {
+func TestLogicGetAcceptsLogicsPrefix(t *testing.T) {
 	cs := shopSession(t)
 	plain := text(t, call(t, cs, "logic_get", map[string]any{"name": "admin/users"}))
 	prefixed := text(t, call(t, cs, "logic_get", map[string]any{"name": "logics/admin/users"}))
@@ -151,7 +151,7 @@ func TestMCP005LogicGetAcceptsLogicsPrefix(t *testing.T) {
 }
 
 // Failure mode: a release with no logics lists none; it is not an error.
-func TestMCP005EmptyReleaseListsNoLogics(t *testing.T) {
+func TestEmptyReleaseListsNoLogics(t *testing.T) {
 	cs := sessionWith(t, emptySnapshot())
 	res := call(t, cs, "logic_list", map[string]any{})
 	if res.IsError {
@@ -168,7 +168,7 @@ func TestMCP005EmptyReleaseListsNoLogics(t *testing.T) {
 
 // A release with tables but no logics, and one with logics but no tables:
 // each list is empty on its own.
-func TestMCP005LogicsWithoutTablesAndTablesWithoutLogics(t *testing.T) {
+func TestLogicsWithoutTablesAndTablesWithoutLogics(t *testing.T) {
 	noLogics := shopSnapshot(t)
 	noLogics.Logics = nil
 	cs := sessionWith(t, noLogics)
