@@ -10,7 +10,7 @@
 // retries, size limits and gzip handled. Decode turns a snapshot document
 // into a store.Snapshot: strict JSON (exact keys, no duplicates, valid
 // UTF-8), the format's rules and bounds checked with the path of every
-// problem (SnapshotError), and sanitized by construction: only the fields
+// problem (snapshot.Error), and sanitized by construction: only the fields
 // the format names are decoded, so connection URLs, passwords and secrets
 // never get further. Names that become file names (project, environment,
 // release id) must match NamePattern; CheckName says why one does not.

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -175,7 +176,7 @@ func syncRelease(ctx context.Context, opts SyncOptions) (Result, error) {
 		res = Result{ReleaseInfo: ri}
 		return err
 	})
-	if _, bad := errors.AsType[*SnapshotError](err); bad {
+	if _, bad := errors.AsType[*snapshot.Error](err); bad {
 		return Result{}, fmt.Errorf("release %q from the hub: %w", pick.ID, err)
 	}
 	if err != nil {
@@ -285,7 +286,7 @@ func Import(ctx context.Context, cacheDir, path string, stdin io.Reader, log *sl
 		return err
 	})
 	if err != nil {
-		if _, ok := errors.AsType[*SnapshotError](err); ok {
+		if _, ok := errors.AsType[*snapshot.Error](err); ok {
 			return Result{}, fmt.Errorf("%s: %w", path, err)
 		}
 		return Result{}, err

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hubsnap/hubsnap/indexer/hubtest"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -462,7 +463,7 @@ func TestSecretsNeverReachTheCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	snap, err := Decode(doc)
+	snap, err := snapshot.Decode(doc)
 	if err != nil {
 		t.Fatal(err)
 	}

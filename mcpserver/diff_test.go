@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hubsnap/hubsnap/indexer"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -20,7 +20,7 @@ func demoSnapshots(tb testing.TB) (older, newer *store.Snapshot) {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		snap, err := indexer.Decode(data)
+		snap, err := snapshot.Decode(data)
 		if err != nil {
 			tb.Fatalf("decode %s: %v", name, err)
 		}

@@ -1,33 +1,38 @@
-package indexer
+package snapshot
 
 import (
 	"errors"
 	"io"
+	"iter"
 
 	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/hubsnap/hubsnap/store"
 )
 
-// Handler receives the parts of a snapshot document from DecodeStream, each
-// as soon as it is decoded, checked, defaulted and sanitized. Calls follow
-// the order of the document, whose top-level members may come in any
-// order: a handler must not count on Release coming first. An empty list
-// is always nil. A handler error stops decoding and DecodeStream returns it
-// as is.
-type Handler interface {
-	// Release receives the "release" object.
-	Release(r store.Release) error
-	// Origin receives the "origin" object, which only release files written
-	// by hubsnap carry.
-	Origin(o store.Origin) error
-	// Connection receives connections[i].
-	Connection(i int, c store.Connection) error
-	// Table receives tables[i]. The decoder reuses t and its lists once
-	// Table returns: a handler copies what it keeps.
-	Table(i int, t *store.Table) error
-	// Logic receives logics[i], reused like a table.
-	Logic(i int, l *store.Logic) error
+// Kind says which member of a snapshot document a Part is.
+type Kind uint8
+
+// The kinds of parts, one for each top-level member the format names.
+const (
+	KindRelease    Kind = iota + 1 // the "release" object
+	KindOrigin                     // the "origin" object, which only release files written by hubsnap carry
+	KindConnection                 // an element of "connections"
+	KindTable                      // an element of "tables"
+	KindLogic                      // an element of "logics"
+)
+
+// Part is one part of a snapshot document, decoded, checked, defaulted and
+// sanitized: the field its Kind names is set. Index is the part's position
+// in its list. An empty list is always nil. Table and Logic point into the
+// decoder's scratch, which the next call of Next reuses: a caller copies
+// what it keeps.
+type Part struct {
+	Kind       Kind
+	Index      int
+	Release    Release
+	Origin     Origin
+	Connection Connection
+	Table      *Table
+	Logic      *Logic
 }
 
 // Bounds of the snapshot format (docs/design.md, "Fields, defaults and
@@ -50,28 +55,77 @@ const (
 	maxTopLevel = 1_000_000 // tables, or logics, in a release
 )
 
-// DecodeStream reads a snapshot document from r token by token and hands
-// its parts to h as they come, never holding more than one table or logic
-// (and, per release, a compact record of the tables' and columns' names
-// for the checks that span tables), nor any token over 1 MiB. A part that
-// breaks a rule of the format is not handed over, and once a problem is
-// found h is not called again: decoding goes on only to report more
-// problems. So Release is not called after a bad formatVersion, but a
-// formatVersion that comes after the release, or none, is only judged when
-// it is read, or at the end. The problems come back as a *SnapshotError
-// once the document ends (a document that cannot be read further ends
-// there): the caller then undoes whatever h did. A read error of r is
-// returned as is.
-func DecodeStream(r io.Reader, h Handler) error {
-	d := newDecoder(r, h)
+// Decoder reads a snapshot document from a reader token by token and
+// hands out its parts as they come, never holding more than one table or
+// logic (and, per release, a compact record of the tables' and columns'
+// names for the checks that span tables), nor any token over 1 MiB:
+//
+//	d := snapshot.NewDecoder(r)
+//	defer d.Close()
+//	for d.Next() {
+//		part := d.Part()
+//		...
+//	}
+//	if err := d.Err(); err != nil { ... }
+//
+// Parts follow the order of the document, whose top-level members may come
+// in any order: a caller must not count on the release coming first. A
+// part that breaks a rule of the format is not handed out, and once a
+// problem is found no part is: decoding goes on only to report more
+// problems. So the release is not handed out after a bad formatVersion,
+// but a formatVersion that comes after the release, or none, is only
+// judged when it is read, or at the end. The problems come back from Err
+// as an *Error once the document ends (a document that cannot be read
+// further ends there): the caller then undoes whatever it did with the
+// parts. A read error of the reader comes back from Err as is.
+type Decoder struct {
+	next func() (Part, bool)
+	stop func()
+	part Part
+	err  error
+}
+
+// NewDecoder returns a Decoder of the document r holds. Its decoding runs
+// as a coroutine (iter.Pull) of the caller: no goroutine of its own.
+func NewDecoder(r io.Reader) *Decoder {
+	d := &Decoder{}
+	d.next, d.stop = iter.Pull(func(yield func(Part) bool) { d.err = decode(r, yield) })
+	return d
+}
+
+// Next decodes the next part, and reports whether there is one: false at
+// the end of the document or at the first problem of the document or of
+// its reader (see Err).
+func (d *Decoder) Next() bool {
+	p, ok := d.next()
+	d.part = p
+	return ok
+}
+
+// Part returns the part Next decoded.
+func (d *Decoder) Part() Part { return d.part }
+
+// Err returns why decoding ended once Next returned false: nil at the end
+// of a valid document, an *Error when the document breaks the format, or
+// the reader's error.
+func (d *Decoder) Err() error { return d.err }
+
+// Close stops decoding; a caller that stops before Next returns false
+// must call it. Closing again, or after the end, does nothing.
+func (d *Decoder) Close() { d.stop() }
+
+// decode reads the document from r and hands its parts to yield; see
+// Decoder.
+func decode(r io.Reader, yield func(Part) bool) error {
+	d := newDecoder(r, yield)
 	err := d.document()
-	if stop, ok := errors.AsType[*handlerError](err); ok {
-		return stop.err
+	if errors.Is(err, errStopped) {
+		return nil
 	}
 	if err == nil {
 		d.finish()
 	}
-	if serr, ok := errors.AsType[*SnapshotError](err); ok {
+	if serr, ok := errors.AsType[*Error](err); ok {
 		// A document that cannot be read further: that comes first, then
 		// what was found before it.
 		d.problems = append(serr.Problems, d.problems...)
@@ -81,49 +135,47 @@ func DecodeStream(r io.Reader, h Handler) error {
 	if len(d.problems) == 0 {
 		return nil
 	}
-	e := &SnapshotError{Problems: d.problems, More: d.more}
+	e := &Error{Problems: d.problems, More: d.more}
 	if len(e.Problems) > maxProblems {
 		e.Problems, e.More = e.Problems[:maxProblems], true
 	}
 	return e
 }
 
-// handlerError carries an error of the handler up through the decoder.
-type handlerError struct{ err error }
-
-func (e *handlerError) Error() string { return e.err.Error() }
+// errStopped ends decoding whose caller stopped pulling parts.
+var errStopped = errors.New("decoding stopped")
 
 // errTooManyProblems stops decoding once more problems were found than a
-// SnapshotError reports.
+// Error reports.
 var errTooManyProblems = errors.New("too many problems")
 
-// decoder is the state of one DecodeStream.
+// decoder is the state of one decode.
 type decoder struct {
-	tok *tokens
-	h   Handler
-	rel releaseState
+	tok   *tokens
+	yield func(Part) bool
+	rel   releaseState
 
 	path     []seg // where the value being read sits
 	openKeys int   // keys of the objects open now; see maxOpenKeys
 	problems []string
 	more     bool // problems were dropped
-	failed   bool // a problem was found: h is not called any more
+	failed   bool // a problem was found: no part is handed out any more
 	bad      bool // the current part broke a rule while it was read
 
 	sawFormat, sawRelease bool
 
 	// Scratch, reused from one part to the next.
-	t        store.Table
-	tv       store.Table // the view of t handed to h
-	l        store.Logic
-	lv       store.Logic
+	t        Table
+	tv       Table // the view of t handed out
+	l        Logic
+	lv       Logic
 	cols     map[string]struct{}
 	unquoted []byte            // a string with escapes, unquoted
 	interned map[string]string // see intern
 }
 
-func newDecoder(r io.Reader, h Handler) *decoder {
-	return &decoder{tok: newTokens(r), h: h, rel: newReleaseState(), cols: map[string]struct{}{},
+func newDecoder(r io.Reader, yield func(Part) bool) *decoder {
+	return &decoder{tok: newTokens(r), yield: yield, rel: newReleaseState(), cols: map[string]struct{}{},
 		interned: map[string]string{}}
 }
 
@@ -192,7 +244,7 @@ func (d *decoder) finish() {
 		d.addAt("formatVersion", "missing (or 0); this hubsnap reads version %d", FormatVersion)
 	}
 	if !d.sawRelease {
-		d.checkRelease(store.Release{})
+		d.checkRelease(Release{})
 	}
 }
 
@@ -217,7 +269,7 @@ func (d *decoder) release() error {
 	d.push("release")
 	defer d.pop()
 	d.sawRelease, d.bad = true, false
-	var r store.Release
+	var r Release
 	err := d.object(func(key jsontext.Token) (err error) {
 		switch key.String() { // no copy: compared, not kept
 		case "id":
@@ -239,14 +291,14 @@ func (d *decoder) release() error {
 		return err
 	}
 	if d.checkRelease(r) && !d.failed {
-		return d.call(d.h.Release(r))
+		return d.hand(Part{Kind: KindRelease, Release: r})
 	}
 	return nil
 }
 
 // checkRelease reports whether r may name a release: its names become file
 // names.
-func (d *decoder) checkRelease(r store.Release) bool {
+func (d *decoder) checkRelease(r Release) bool {
 	n := len(d.problems)
 	d.releaseName("release.id", r.ID)
 	d.releaseName("release.project", r.Project)
@@ -270,7 +322,7 @@ func (d *decoder) origin() error {
 	d.push("origin")
 	defer d.pop()
 	d.bad = false
-	var o store.Origin
+	var o Origin
 	err := d.object(func(key jsontext.Token) (err error) {
 		switch key.String() { // no copy: compared, not kept
 		case "source":
@@ -287,7 +339,7 @@ func (d *decoder) origin() error {
 	if err != nil || d.bad || d.failed {
 		return err
 	}
-	return d.call(d.h.Origin(o))
+	return d.hand(Part{Kind: KindOrigin, Origin: o})
 }
 
 func (d *decoder) connections() error {
@@ -299,7 +351,7 @@ func (d *decoder) connections() error {
 
 func (d *decoder) connection(i int, seen map[string]bool) error {
 	d.bad = false
-	var c store.Connection
+	var c Connection
 	err := d.object(func(key jsontext.Token) (err error) {
 		switch key.String() { // no copy: compared, not kept
 		case "name":
@@ -324,13 +376,13 @@ func (d *decoder) connection(i int, seen map[string]bool) error {
 	if d.failed {
 		return nil
 	}
-	return d.call(d.h.Connection(i, c))
+	return d.hand(Part{Kind: KindConnection, Index: i, Connection: c})
 }
 
-// call wraps an error of the handler so that it comes back as is.
-func (d *decoder) call(err error) error {
-	if err != nil {
-		return &handlerError{err}
+// hand hands p out, and stops decoding when the caller stopped pulling.
+func (d *decoder) hand(p Part) error {
+	if !d.yield(p) {
+		return errStopped
 	}
 	return nil
 }
