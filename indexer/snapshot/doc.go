@@ -28,12 +28,14 @@
 // checks that span tables, whatever the size of the release. Decode reads
 // a whole document into a Snapshot, for callers that want it whole.
 //
-// Files: decoder.go (the Decoder and the top-level members), decode_table.go
-// and decode_logic.go (tables, logics), decode_value.go (strings, numbers,
-// lists), tokens.go (the token reader and the positions of errors),
-// check.go and references.go (the rules within a table or logic, and
-// across tables), problems.go and error.go (paths and the Error), names.go
-// (name rules), collect.go (Decode).
+// Files: decoder.go (the Decoder and the document), decode_release.go
+// (formatVersion, release, origin, connections), decode_table.go and
+// decode_logic.go (tables, logics), decode_structure.go and
+// decode_value.go (objects and arrays; strings, numbers, lists of names),
+// tokens.go (the token reader and the positions of errors), check.go and
+// references.go (the rules within a table or logic, and across tables),
+// problems.go and error.go (paths and the Error), names.go (name rules),
+// collect.go (Decode).
 //
 // # Encoding
 //
