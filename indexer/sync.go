@@ -51,14 +51,7 @@ func Sync(ctx context.Context, opts SyncOptions) (Result, error) {
 
 // syncRelease is Sync, without the wording of its deadline.
 func syncRelease(ctx context.Context, opts SyncOptions) (Result, error) {
-	if err := checkSyncNames(opts); err != nil {
-		return Result{}, err
-	}
-	list, err := opts.Hub.ListReleases(ctx, opts.Project, opts.Environment)
-	if err != nil {
-		return Result{}, err
-	}
-	pick, err := Pick(list, opts.Project, opts.Environment, opts.Release)
+	pick, err := pickRelease(ctx, opts)
 	if err != nil {
 		return Result{}, err
 	}
@@ -124,18 +117,25 @@ func syncRelease(ctx context.Context, opts SyncOptions) (Result, error) {
 	return res, err
 }
 
-// checkSyncNames checks the names a sync is asked for.
-func checkSyncNames(opts SyncOptions) error {
+// pickRelease checks the names a sync is asked for and picks the release
+// from the Hub's listing.
+func pickRelease(ctx context.Context, opts SyncOptions) (Listing, error) {
 	if err := CheckName("project", opts.Project); err != nil {
-		return err
+		return Listing{}, err
 	}
 	if err := CheckName("environment", opts.Environment); err != nil {
-		return err
+		return Listing{}, err
 	}
 	if opts.Release != "" {
-		return CheckName("release id", opts.Release)
+		if err := CheckName("release id", opts.Release); err != nil {
+			return Listing{}, err
+		}
 	}
-	return nil
+	list, err := opts.Hub.ListReleases(ctx, opts.Project, opts.Environment)
+	if err != nil {
+		return Listing{}, err
+	}
+	return Pick(list, opts.Project, opts.Environment, opts.Release)
 }
 
 // syncFrom looks at what an existing cache holds of the listed release:
