@@ -117,9 +117,11 @@ func (p *ingestParts) Next() bool {
 	part := p.d.Part()
 	switch part.Kind {
 	case snapshot.KindRelease:
-		p.release = &part.Release
+		r := part.Release // a copy: the address of part would move every part to the heap
+		p.release = &r
 	case snapshot.KindOrigin:
-		p.origin = &part.Origin
+		o := part.Origin
+		p.origin = &o
 	}
 	if p.file != nil {
 		if err := p.file.enc.Encode(part); err != nil {

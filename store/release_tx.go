@@ -84,7 +84,8 @@ func (t *ReleaseTx) Index(parts Parts) error {
 func (t *ReleaseTx) part(p snapshot.Part) error {
 	switch p.Kind {
 	case snapshot.KindRelease:
-		t.w.rel = &p.Release
+		r := p.Release // a copy: the address of p would move every part to the heap
+		t.w.rel = &r
 	case snapshot.KindConnection:
 		return t.w.Connection(p.Connection)
 	case snapshot.KindTable:
