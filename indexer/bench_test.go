@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store/storetest"
 )
 
@@ -29,7 +29,7 @@ func BenchmarkDecode(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Decode(data); err != nil {
+		if _, err := snapshot.Decode(data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -37,26 +37,20 @@ func BenchmarkDecode(b *testing.B) {
 
 // BenchmarkDecodeStream measures the streaming decoder alone on the big
 // release: every table and logic is decoded, checked and handed to a
-// handler that keeps nothing.
+// caller that keeps nothing.
 func BenchmarkDecodeStream(b *testing.B) {
 	data := bigDoc(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := DecodeStream(bytes.NewReader(data), discard{}); err != nil {
+		d := snapshot.NewDecoder(bytes.NewReader(data))
+		for d.Next() {
+		}
+		if err := d.Err(); err != nil {
 			b.Fatal(err)
 		}
 	}
 }
-
-// discard is a Handler that keeps nothing.
-type discard struct{}
-
-func (discard) Release(store.Release) error            { return nil }
-func (discard) Origin(store.Origin) error              { return nil }
-func (discard) Connection(int, store.Connection) error { return nil }
-func (discard) Table(int, *store.Table) error          { return nil }
-func (discard) Logic(int, *store.Logic) error          { return nil }
 
 // BenchmarkImport measures the whole offline path for the big release:
 // decode, write the release file atomically, index it, make it current.

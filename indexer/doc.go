@@ -7,18 +7,20 @@
 // Package indexer/hub is the client of the Hub's release API (the protocol is in
 // docs/design.md): it lists a project's releases for an environment and
 // downloads one snapshot, verifying its sha256 against the listing, with
-// retries, size limits and gzip handled. Decode turns a snapshot document
-// into a store.Snapshot: strict JSON (exact keys, no duplicates, valid
-// UTF-8), the format's rules and bounds checked with the path of every
-// problem (SnapshotError), and sanitized by construction: only the fields
-// the format names are decoded, so connection URLs, passwords and secrets
-// never get further. Names that become file names (project, environment,
-// release id) must match NamePattern; CheckName says why one does not.
+// retries, size limits and gzip handled. The snapshot document is decoded
+// by the leaf package indexer/snapshot (strict JSON, the format's rules,
+// sanitized by construction; a *snapshot.Error names every problem's
+// path). Names that become file names (project, environment, release id)
+// must match snapshot.NamePattern; CheckName says why one does not, with
+// the error code of the tools.
 //
 // Sync and Import are the two ways in: Sync picks the newest release (or
 // the one asked for) and downloads it unless the cache already holds that
-// digest; Import reads a snapshot file offline. Both then write the release
-// and make it current.
+// digest; Import reads a snapshot file offline. Both then ingest it
+// (ingest.go): indexer drives a store.ReleaseTx, handing it the decoder
+// teed into the new release file, renames the file into place while the
+// transaction holds the write lock, and commits, or undoes the renames.
+// Data flows one way: store never calls back into indexer.
 //
 // # The cache
 //
@@ -48,7 +50,10 @@
 // no events.
 //
 // The MCP tools that read the index are described in docs/tools.md. Of
-// hubsnap's packages, indexer imports only store and store/atomicfile: it
-// never imports mcpserver, and cmd/hubsnap is its only user. Its subpackage
-// hubtest is a real Hub server for tests and the demo.
+// hubsnap's packages, indexer imports store, store/atomicfile and the
+// leaf indexer/snapshot (the leaf indexer/analysis is allowed too): it
+// never imports mcpserver, and cmd/hubsnap is its only user. Not here: the release model
+// and its decoder (indexer/snapshot), the logic analyser
+// (indexer/analysis), any SQL (store). Its subpackage hubtest is a real
+// Hub server for tests and the demo.
 package indexer

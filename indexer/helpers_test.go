@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -19,6 +18,7 @@ import (
 
 	"github.com/hubsnap/hubsnap/indexer/hub"
 	"github.com/hubsnap/hubsnap/indexer/hubtest"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -246,37 +246,9 @@ func readTableNames(tb testing.TB, st *store.Store, t store.Target) ([]string, e
 	}
 }
 
-// newDocument converts a snapshot to the JSON form of a release file, with
-// every default written out.
-func newDocument(s *store.Snapshot) *document {
-	o := docOrigin(s.Origin)
-	d := &document{
-		FormatVersion: FormatVersion,
-		Release:       docRelease(s.Release),
-		Origin:        &o,
-		Connections:   make([]docConnection, len(s.Connections)),
-		Tables:        make([]docTable, len(s.Tables)),
-		Logics:        make([]docLogic, len(s.Logics)),
-	}
-	for i, c := range s.Connections {
-		d.Connections[i] = docConnection{Name: c.Name, Engine: c.Engine}
-	}
-	for i := range s.Tables {
-		d.Tables[i] = docTableOf(&s.Tables[i])
-	}
-	for i := range s.Logics {
-		d.Logics[i] = docLogicOf(&s.Logics[i])
-	}
-	return d
-}
-
 // encodeRelease renders a snapshot as the JSON of a release file.
 func encodeRelease(snap *store.Snapshot) ([]byte, error) {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(newDocument(snap)); err != nil {
-		return nil, fmt.Errorf("encode release %s: %w", snap.Release.ID, err)
-	}
-	return buf.Bytes(), nil
+	err := snapshot.Encode(&buf, snap)
+	return buf.Bytes(), err
 }

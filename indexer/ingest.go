@@ -1,28 +1,24 @@
 package indexer
 
 import (
-	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
-	"os"
-	"path/filepath"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/atomicfile"
 )
 
 // Ingesting a release: the snapshot document is decoded as a stream, one
-// table or logic at a time, and each part goes at once into the index (a
-// store.ReleaseWriter, all in one transaction) and, for a new release, into
-// its sanitized release file, written beside and renamed into place just
-// before the transaction commits. Nothing holds the whole release: memory
-// stays near the decoder's per-release state, whatever the release's size.
+// table or logic at a time. The indexer drives: it begins a release
+// transaction of the store (which holds the write lock), hands it the
+// decoder, teed into the new release file (ingestParts), for the store to
+// pull every part, renames the release file into place while the
+// transaction still holds the lock, and commits, or rolls back and undoes
+// the renames. Nothing holds the whole release: memory stays near the
+// decoder's per-release state, whatever the release's size.
 
 // ingest says what to do with a document.
 type ingest struct {
@@ -52,103 +48,45 @@ type ingest struct {
 var errUnchanged = errors.New("the release is cached already")
 
 // ingest decodes src and writes it as one release. It returns the
-// release's description, or a *SnapshotError when the document is not a
+// release's description, or a *snapshot.Error when the document is not a
 // valid snapshot; on any failure the cache is as it was. The caller holds
 // the write lock.
 func (c *Cache) ingest(ctx context.Context, src io.Reader, in ingest) (store.ReleaseInfo, error) {
-	var (
-		rel  store.Release
-		file *releaseWriter
-		err  error
-	)
+	parts := &ingestParts{d: snapshot.NewDecoder(src)}
+	defer parts.d.Close()
 	if in.tempDir != "" {
-		if file, err = newReleaseWriter(in.tempDir); err != nil {
+		file, err := newReleaseFile(in.tempDir)
+		if err != nil {
 			return store.ReleaseInfo{}, fmt.Errorf("write release file: %w", err)
 		}
 		defer file.discard()
+		parts.file = file
 	}
-	var finishes []func(bool)
-	hook := func() (func(bool), error) {
-		if file == nil {
-			return nil, nil
-		}
-		finish := func(ok bool) {
-			for _, f := range finishes {
-				if f != nil {
-					f(ok)
-				}
-			}
-			atomicfile.SyncDir(c.projectDir(rel.Project))
-		}
-		// Nothing is written through a link (links.go).
-		if err := c.realDirs(rel.Project); err != nil {
-			return nil, err
-		}
-		if err := realFile(c.releaseFile(rel.Project, rel.ID)); err != nil {
-			return nil, err
-		}
-		dir, undo, err := makeDirs(c.projectDir(rel.Project))
-		if err != nil {
-			return nil, fmt.Errorf("create release folder: %w", err)
-		}
-		finishes = append(finishes, func(ok bool) {
-			if !ok {
-				undo()
-			}
-		})
-		f, err := atomicfile.Replace(file.path, c.releaseFile(rel.Project, rel.ID))
-		if err != nil {
-			finish(false)
-			return nil, fmt.Errorf("write release %s: %w", rel.ID, err)
-		}
-		finishes = append([]func(bool){f}, finishes...) // put the file back before removing its folder
-		if in.makeCurrent {
-			f, err := c.writeCurrent(rel.Project, rel.Environment, rel.ID)
-			if err != nil {
-				finish(false)
-				return nil, err
-			}
-			finishes = append([]func(bool){f}, finishes...)
-		}
-		if err := atomicfile.SyncDir(dir); err != nil {
-			finish(false)
-			return nil, fmt.Errorf("sync release folder: %w", err)
-		}
-		return finish, nil
+	tx, err := c.store.BeginRelease(ctx)
+	if err != nil {
+		return store.ReleaseInfo{}, err
 	}
-	err = c.store.WriteRelease(ctx, store.WriteOptions{MakeCurrent: in.makeCurrent, Hook: hook}, func(w *store.ReleaseWriter) error {
-		h := &ingester{w: w, file: file}
-		if err := DecodeStream(src, h); err != nil {
-			return err
+	defer tx.Rollback()
+	if err := tx.Index(parts); err != nil {
+		return store.ReleaseInfo{}, err
+	}
+	rel, origin, state, err := parts.finish(in)
+	if err != nil {
+		return store.ReleaseInfo{}, err
+	}
+	if err := tx.Finish(origin, state, in.makeCurrent); err != nil {
+		return store.ReleaseInfo{}, err
+	}
+	var placed func(committed bool)
+	if parts.file != nil {
+		if placed, err = c.place(rel, parts.file, in.makeCurrent); err != nil {
+			return store.ReleaseInfo{}, err
 		}
-		if h.release == nil {
-			return problem("release: missing")
-		}
-		rel = *h.release
-		origin := in.origin
-		if in.digest != nil {
-			origin.Digest = in.digest()
-		}
-		if in.check != nil {
-			if err := in.check(rel, origin.Digest); err != nil {
-				return err
-			}
-		}
-		if file == nil { // an existing release file says where it came from
-			if h.origin != nil {
-				origin = *h.origin
-			}
-			w.File(in.file)
-		} else {
-			state, err := file.finish(origin)
-			if err != nil {
-				return fmt.Errorf("write release %s: %w", rel.ID, err)
-			}
-			w.File(state)
-		}
-		w.Release(rel, origin)
-		return nil
-	})
+	}
+	err = tx.Commit()
+	if placed != nil {
+		placed(err == nil)
+	}
 	if err != nil {
 		return store.ReleaseInfo{}, err
 	}
@@ -160,148 +98,128 @@ func (c *Cache) ingest(ctx context.Context, src io.Reader, in ingest) (store.Rel
 	return c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: rel.Project, ID: rel.ID})
 }
 
-// ingester is the Handler of an ingest: it passes each part on to the
-// index and, when one is being written, to the release file.
-type ingester struct {
-	w       *store.ReleaseWriter
-	file    *releaseWriter
+// ingestParts is what an ingest hands the store to index: the decoder's
+// parts, each written to the new release file (when one is written) as it
+// passes, the release's name and origin noted.
+type ingestParts struct {
+	d       *snapshot.Decoder
+	file    *releaseFile // nil: an existing release file is indexed
 	release *store.Release
 	origin  *store.Origin
+	err     error // of the release file
 }
 
-func (h *ingester) Release(r store.Release) error {
-	h.release = &r
-	return h.file.member("release", docRelease(r))
-}
-
-func (h *ingester) Origin(o store.Origin) error {
-	h.origin = &o
-	return nil
-}
-
-func (h *ingester) Connection(_ int, c store.Connection) error {
-	if err := h.w.Connection(c); err != nil {
-		return err
+// Next pulls the next part from the decoder.
+func (p *ingestParts) Next() bool {
+	if p.err != nil || !p.d.Next() {
+		return false
 	}
-	return h.file.item("connections", docConnection{Name: c.Name, Engine: c.Engine})
-}
-
-func (h *ingester) Table(_ int, t *store.Table) error {
-	if err := h.w.Table(t); err != nil {
-		return err
+	part := p.d.Part()
+	switch part.Kind {
+	case snapshot.KindRelease:
+		r := part.Release // a copy: the address of part would move every part to the heap
+		p.release = &r
+	case snapshot.KindOrigin:
+		o := part.Origin
+		p.origin = &o
 	}
-	return h.file.item("tables", docTableOf(t))
-}
-
-func (h *ingester) Logic(_ int, l *store.Logic) error {
-	if err := h.w.Logic(l); err != nil {
-		return err
-	}
-	return h.file.item("logics", docLogicOf(l))
-}
-
-// releaseWriter writes a release file as its parts arrive, in the order
-// they come, hashing what it writes. A nil releaseWriter writes nothing.
-type releaseWriter struct {
-	path    string
-	f       *os.File
-	bw      *bufio.Writer
-	enc     *json.Encoder
-	h       hash.Hash
-	n       int64
-	open    string          // the top-level array being written, "" for none
-	written map[string]bool // the top-level members written
-	done    bool
-}
-
-func newReleaseWriter(dir string) (*releaseWriter, error) {
-	f, err := atomicfile.CreateTemp(filepath.Join(dir, "release"+releaseExt))
-	if err != nil {
-		return nil, err
-	}
-	rw := &releaseWriter{path: f.Name(), f: f, h: sha256.New(), written: map[string]bool{}}
-	rw.bw = bufio.NewWriterSize(io.MultiWriter(f, rw.h, (*counter)(&rw.n)), 64<<10)
-	rw.enc = json.NewEncoder(rw.bw)
-	rw.enc.SetEscapeHTML(false)
-	fmt.Fprintf(rw.bw, `{"formatVersion":%d`, FormatVersion)
-	return rw, nil
-}
-
-// counter counts the bytes written to it.
-type counter int64
-
-func (c *counter) Write(p []byte) (int, error) { *c += counter(len(p)); return len(p), nil }
-
-// close ends the top-level array being written.
-func (rw *releaseWriter) close() {
-	if rw.open != "" {
-		rw.bw.WriteByte(']')
-		rw.open = ""
-	}
-}
-
-// member writes a top-level member.
-func (rw *releaseWriter) member(key string, v any) error {
-	if rw == nil {
-		return nil
-	}
-	rw.close()
-	fmt.Fprintf(rw.bw, `,%q:`, key)
-	rw.written[key] = true
-	return rw.enc.Encode(v) // its newline is white space between members
-}
-
-// item writes an element of the top-level array key.
-func (rw *releaseWriter) item(key string, v any) error {
-	if rw == nil {
-		return nil
-	}
-	if rw.open != key {
-		rw.close()
-		fmt.Fprintf(rw.bw, `,%q:[`, key)
-		rw.open, rw.written[key] = key, true
-	} else {
-		rw.bw.WriteByte(',')
-	}
-	return rw.enc.Encode(v)
-}
-
-// finish writes the lists that had no element and the origin, and syncs
-// and closes the file. It returns what the index records of the file.
-func (rw *releaseWriter) finish(o store.Origin) (store.FileState, error) {
-	rw.close()
-	for _, key := range []string{"connections", "tables", "logics"} {
-		if !rw.written[key] {
-			fmt.Fprintf(rw.bw, `,%q:[]`, key)
+	if p.file != nil {
+		if err := p.file.enc.Encode(part); err != nil {
+			p.err = fmt.Errorf("write release file: %w", err)
+			return false
 		}
 	}
-	if err := rw.member("origin", docOrigin(o)); err != nil {
-		return store.FileState{}, err
-	}
-	rw.bw.WriteString("}\n")
-	err := rw.bw.Flush()
-	if err == nil {
-		err = rw.f.Sync()
-	}
-	if cerr := rw.f.Close(); err == nil {
-		err = cerr
-	}
-	rw.done = true
-	if err != nil {
-		return store.FileState{}, err
-	}
-	info, err := os.Stat(rw.path)
-	if err != nil {
-		return store.FileState{}, err
-	}
-	return store.FileState{Digest: "sha256:" + hex.EncodeToString(rw.h.Sum(nil)), Size: rw.n,
-		MTime: info.ModTime().UnixNano()}, nil
+	return true
 }
 
-// discard removes the file unless it was renamed into place.
-func (rw *releaseWriter) discard() {
-	if !rw.done {
-		rw.f.Close()
+// Part returns the part Next pulled.
+func (p *ingestParts) Part() snapshot.Part { return p.d.Part() }
+
+// Err returns why the parts ended early: the release file's error, the
+// decoder's, or nil.
+func (p *ingestParts) Err() error {
+	if p.err != nil {
+		return p.err
 	}
-	os.Remove(rw.path) // fails harmlessly once renamed
+	return p.d.Err()
+}
+
+// finish checks the release once every part is in, and says where it came
+// from and what its release file is: the new file's, finished here, or
+// the existing one's.
+func (p *ingestParts) finish(in ingest) (store.Release, store.Origin, store.FileState, error) {
+	if p.release == nil {
+		return store.Release{}, store.Origin{}, store.FileState{}, &snapshot.Error{Problems: []string{"release: missing"}}
+	}
+	rel, origin := *p.release, in.origin
+	if in.digest != nil {
+		origin.Digest = in.digest()
+	}
+	if in.check != nil {
+		if err := in.check(rel, origin.Digest); err != nil {
+			return rel, origin, store.FileState{}, err
+		}
+	}
+	if p.file == nil { // an existing release file says where it came from
+		if p.origin != nil {
+			origin = *p.origin
+		}
+		return rel, origin, in.file, nil
+	}
+	state, err := p.file.finish(origin)
+	if err != nil {
+		return rel, origin, state, fmt.Errorf("write release %s: %w", rel.ID, err)
+	}
+	return rel, origin, state, nil
+}
+
+// place renames the new release file into place, and the environment's
+// .current pointer with it when makeCurrent, while the caller's release
+// transaction holds the write lock. The caller then calls placed with
+// whether the transaction committed: when not, placed puts back what was
+// there. Nothing is written through a link (links.go).
+func (c *Cache) place(rel store.Release, file *releaseFile, makeCurrent bool) (placed func(committed bool), err error) {
+	var undo []func(bool)
+	placed = func(ok bool) {
+		for _, f := range undo {
+			if f != nil {
+				f(ok)
+			}
+		}
+		atomicfile.SyncDir(c.projectDir(rel.Project))
+	}
+	if err := c.realDirs(rel.Project); err != nil {
+		return nil, err
+	}
+	if err := realFile(c.releaseFile(rel.Project, rel.ID)); err != nil {
+		return nil, err
+	}
+	dir, removeDirs, err := makeDirs(c.projectDir(rel.Project))
+	if err != nil {
+		return nil, fmt.Errorf("create release folder: %w", err)
+	}
+	undo = append(undo, func(ok bool) {
+		if !ok {
+			removeDirs()
+		}
+	})
+	f, err := atomicfile.Replace(file.path, c.releaseFile(rel.Project, rel.ID))
+	if err != nil {
+		placed(false)
+		return nil, fmt.Errorf("write release %s: %w", rel.ID, err)
+	}
+	undo = append([]func(bool){f}, undo...) // put the file back before removing its folder
+	if makeCurrent {
+		f, err := c.writeCurrent(rel.Project, rel.Environment, rel.ID)
+		if err != nil {
+			placed(false)
+			return nil, err
+		}
+		undo = append([]func(bool){f}, undo...)
+	}
+	if err := atomicfile.SyncDir(dir); err != nil {
+		placed(false)
+		return nil, fmt.Errorf("sync release folder: %w", err)
+	}
+	return placed, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/storetest"
 )
@@ -32,7 +33,7 @@ func TestIngestWritesTheReleaseFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := Decode(doc)
+			want, err := snapshot.Decode(doc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -40,7 +41,7 @@ func TestIngestWritesTheReleaseFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := Decode(data)
+			got, err := snapshot.Decode(data)
 			if err != nil {
 				t.Fatalf("the release file does not decode: %v\n%s", err, data)
 			}

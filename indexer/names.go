@@ -2,36 +2,23 @@ package indexer
 
 import (
 	"fmt"
-	"regexp"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
 
-// namePattern is what a project name, environment or release id must look
-// like: they become file names in the cache, so nothing else is allowed in.
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
-
-// NamePattern is namePattern as text, for messages and docs.
-const NamePattern = `[A-Za-z0-9][A-Za-z0-9._-]{0,127}`
-
-// ValidName reports whether s may be used as a project name, environment
-// or release id.
-func ValidName(s string) bool { return namePattern.MatchString(s) }
-
 // CheckName returns an InvalidArgument error naming what when s is not a
-// valid name. The value is quoted, so hostile bytes cannot reach a terminal.
+// valid project name, environment or release id (snapshot.ValidName). The
+// value is quoted, so hostile bytes cannot reach a terminal.
 func CheckName(what, s string) error {
-	if ValidName(s) {
+	if snapshot.ValidName(s) {
 		return nil
 	}
 	if s == "" {
 		return store.Errorf(store.InvalidArgument, "%s is empty", what)
 	}
-	return store.Errorf(store.InvalidArgument, "%s %s is not valid: it must match %s", what, quote(s), NamePattern)
+	return store.Errorf(store.InvalidArgument, "%s %s is not valid: it must match %s", what, quote(s), snapshot.NamePattern)
 }
-
-// checkLogicName explains why name is not a valid logic name, or returns "".
-func checkLogicName(name string) string { return store.LogicNameProblem(name) }
 
 // quote quotes s for a message, shortening very long values.
 func quote(s string) string {
@@ -41,3 +28,9 @@ func quote(s string) string {
 	}
 	return fmt.Sprintf("%q", s)
 }
+
+// NamePattern is snapshot.NamePattern, for the Hub client's messages.
+const NamePattern = snapshot.NamePattern
+
+// ValidName is snapshot.ValidName, for the Hub client.
+func ValidName(s string) bool { return snapshot.ValidName(s) }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -253,7 +254,7 @@ func (c *Cache) reconcileRelease(ctx context.Context, key store.ReleaseKey, e os
 			return nil
 		},
 	})
-	_, invalid := errors.AsType[*SnapshotError](err)
+	_, invalid := errors.AsType[*snapshot.Error](err)
 	if invalid || errors.Is(err, errWrongRelease) {
 		c.log.Warn("skipping release file", "file", path, "err", err)
 		return "", skipped, nil

@@ -3,11 +3,8 @@ package indexer
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -15,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hubsnap/hubsnap/indexer/hub"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -54,22 +52,7 @@ func Sync(ctx context.Context, opts SyncOptions) (Result, error) {
 
 // syncRelease is Sync, without the wording of its deadline.
 func syncRelease(ctx context.Context, opts SyncOptions) (Result, error) {
-	if err := CheckName("project", opts.Project); err != nil {
-		return Result{}, err
-	}
-	if err := CheckName("environment", opts.Environment); err != nil {
-		return Result{}, err
-	}
-	if opts.Release != "" {
-		if err := CheckName("release id", opts.Release); err != nil {
-			return Result{}, err
-		}
-	}
-	list, err := opts.Hub.ListReleases(ctx, opts.Project, opts.Environment)
-	if err != nil {
-		return Result{}, err
-	}
-	pick, err := Pick(list, opts.Project, opts.Environment, opts.Release)
+	pick, err := pickRelease(ctx, opts)
 	if err != nil {
 		return Result{}, err
 	}
@@ -88,27 +71,11 @@ func syncRelease(ctx context.Context, opts SyncOptions) (Result, error) {
 		if c, err = Open(ctx, opts.CacheDir, opts.Log); err != nil {
 			return Result{}, err
 		}
-		if c.readOnly != nil {
-			return Result{}, c.readOnlyError()
-		}
-		if res, done, err := c.syncCached(ctx, opts.Project, pick, opts.Environment); err != nil || done {
+		res, done, digest, err := c.syncFrom(ctx, opts, pick)
+		if err != nil || done {
 			return res, err
 		}
-		// The digest the cache holds, for a conditional request; what is
-		// written is decided again under the lock.
-		ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: opts.Project, ID: pick.ID})
-		switch {
-		case err == nil && ri.Environment == opts.Environment:
-			have = ri.Digest
-		case err == nil:
-			// Cached for another environment: nothing to reuse, so no
-			// conditional request either; the download will tell.
-		case store.ErrorCode(err) != store.NotFound:
-			return Result{}, err
-		}
-		if err := c.realDirs(opts.Project); err != nil {
-			return Result{}, err
-		}
+		have = digest
 	}
 
 	// The download goes to the folder its release file will be written
@@ -130,14 +97,7 @@ func syncRelease(ctx context.Context, opts SyncOptions) (Result, error) {
 	}()
 	f, err := opts.Hub.FetchSnapshot(ctx, opts.Project, pick, have, dir)
 	if errors.Is(err, hub.ErrNotModified) {
-		var res Result
-		err := c.write(ctx, func() error {
-			ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: opts.Project, ID: pick.ID})
-			if err == nil {
-				res, err = c.unchanged(ctx, ri)
-			}
-			return err
-		})
+		res, err := c.syncNotModified(ctx, opts.Project, pick)
 		ok = err == nil
 		return res, err
 	}
@@ -153,9 +113,79 @@ func syncRelease(ctx context.Context, opts SyncOptions) (Result, error) {
 			return Result{}, err
 		}
 	}
+	res, err := c.syncDownloaded(ctx, opts, pick, f, dir)
+	ok = err == nil
+	return res, err
+}
+
+// pickRelease checks the names a sync is asked for and picks the release
+// from the Hub's listing.
+func pickRelease(ctx context.Context, opts SyncOptions) (hub.Listing, error) {
+	if err := CheckName("project", opts.Project); err != nil {
+		return hub.Listing{}, err
+	}
+	if err := CheckName("environment", opts.Environment); err != nil {
+		return hub.Listing{}, err
+	}
+	if opts.Release != "" {
+		if err := CheckName("release id", opts.Release); err != nil {
+			return hub.Listing{}, err
+		}
+	}
+	list, err := opts.Hub.ListReleases(ctx, opts.Project, opts.Environment)
+	if err != nil {
+		return hub.Listing{}, err
+	}
+	return Pick(list, opts.Project, opts.Environment, opts.Release)
+}
+
+// syncFrom looks at what an existing cache holds of the listed release:
+// done when it holds it with the listed digest (made current, nothing
+// left to do); otherwise have is the digest it holds for the environment,
+// for a conditional request ("" for none). What is written is decided
+// again under the lock.
+func (c *Cache) syncFrom(ctx context.Context, opts SyncOptions, pick hub.Listing) (res Result, done bool, have string, err error) {
+	if c.readOnly != nil {
+		return Result{}, false, "", c.readOnlyError()
+	}
+	if res, done, err := c.syncCached(ctx, opts.Project, pick, opts.Environment); err != nil || done {
+		return res, done, "", err
+	}
+	ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: opts.Project, ID: pick.ID})
+	switch {
+	case err == nil && ri.Environment == opts.Environment:
+		have = ri.Digest
+	case err == nil:
+		// Cached for another environment: nothing to reuse, so no
+		// conditional request either; the download will tell.
+	case store.ErrorCode(err) != store.NotFound:
+		return Result{}, false, "", err
+	}
+	if err := c.realDirs(opts.Project); err != nil {
+		return Result{}, false, "", err
+	}
+	return Result{}, false, have, nil
+}
+
+// syncNotModified makes current the release the Hub says is unchanged.
+func (c *Cache) syncNotModified(ctx context.Context, project string, pick hub.Listing) (Result, error) {
 	var res Result
-	err = c.write(ctx, func() error {
-		// Another hubsnap may have stored the release meanwhile.
+	err := c.write(ctx, func() error {
+		ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: project, ID: pick.ID})
+		if err == nil {
+			res, err = c.unchanged(ctx, ri)
+		}
+		return err
+	})
+	return res, err
+}
+
+// syncDownloaded ingests the downloaded snapshot f under the write lock,
+// its release file written in dir, unless another hubsnap stored the
+// release meanwhile.
+func (c *Cache) syncDownloaded(ctx context.Context, opts SyncOptions, pick hub.Listing, f *os.File, dir string) (Result, error) {
+	var res Result
+	err := c.write(ctx, func() error {
 		if r, done, err := c.cached(ctx, opts.Project, pick, opts.Environment); err != nil || done {
 			res = r
 			return err
@@ -176,13 +206,12 @@ func syncRelease(ctx context.Context, opts SyncOptions) (Result, error) {
 		res = Result{ReleaseInfo: ri}
 		return err
 	})
-	if _, bad := errors.AsType[*SnapshotError](err); bad {
+	if _, bad := errors.AsType[*snapshot.Error](err); bad {
 		return Result{}, fmt.Errorf("release %q from the hub: %w", pick.ID, err)
 	}
 	if err != nil {
 		return Result{}, err
 	}
-	ok = true
 	return res, nil
 }
 
@@ -251,183 +280,6 @@ func makeDirs(dir string) (string, func(), error) {
 		return "", nil, err
 	}
 	return dir, undo, nil
-}
-
-// Import reads a snapshot file (or standard input for "-") into the cache
-// and makes it current for the project and environment it names. The file
-// is read once, as a stream: hashed, decoded and written into the cache in
-// the same pass.
-func Import(ctx context.Context, cacheDir, path string, stdin io.Reader, log *slog.Logger) (Result, error) {
-	r, closeFile, err := openSnapshotFile(path, stdin)
-	if err != nil {
-		return Result{}, err
-	}
-	defer closeFile()
-	c, err := Open(ctx, cacheDir, log)
-	if err != nil {
-		return Result{}, err
-	}
-	defer c.Close()
-	if c.readOnly != nil {
-		return Result{}, c.readOnlyError()
-	}
-	// A file the cache holds already (the same bytes) is found by its
-	// digest before it is decoded.
-	digest := ""
-	if f, ok := r.(*limitedReader).r.(*os.File); ok && path != "-" {
-		if digest, err = fileDigest(f); err != nil {
-			return Result{}, err
-		}
-	}
-	var res Result
-	err = c.write(ctx, func() error {
-		var err error
-		res, err = c.importLocked(ctx, r, digest)
-		return err
-	})
-	if err != nil {
-		if _, ok := errors.AsType[*SnapshotError](err); ok {
-			return Result{}, fmt.Errorf("%s: %w", path, err)
-		}
-		return Result{}, err
-	}
-	return res, nil
-}
-
-// importLocked is Import for a caller holding the write lock: r is the
-// document, digest its digest when it was known beforehand.
-func (c *Cache) importLocked(ctx context.Context, r io.Reader, digest string) (Result, error) {
-	if err := c.realDirs(""); err != nil {
-		return Result{}, err
-	}
-	if digest != "" {
-		if ri, ok, err := c.cachedImport(ctx, digest); err != nil || ok {
-			return Result{ReleaseInfo: ri, Unchanged: ok}, err
-		}
-	}
-	h := sha256.New()
-	br := bufio.NewReaderSize(io.TeeReader(r, h), 64<<10)
-	var cached store.ReleaseInfo
-	ri, err := c.ingest(ctx, br, ingest{
-		origin:      store.Origin{Source: store.SourceImport, SyncedAt: now()},
-		tempDir:     filepath.Join(c.dir, releasesDir),
-		makeCurrent: true,
-		optimize:    true,
-		digest: func() string {
-			io.Copy(io.Discard, br) // nothing is left once decoded: the digest covers it all
-			return "sha256:" + hex.EncodeToString(h.Sum(nil))
-		},
-		check: func(rel store.Release, digest string) error {
-			ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: rel.Project, ID: rel.ID})
-			if err == nil && ri.Digest == digest && ri.Environment == rel.Environment {
-				cached = ri
-				return errUnchanged
-			}
-			return nil
-		},
-	})
-	if errors.Is(err, errUnchanged) {
-		return c.unchanged(ctx, cached)
-	}
-	return Result{ReleaseInfo: ri}, err
-}
-
-// fileDigest hashes the rest of f and puts f back where it was.
-func fileDigest(f *os.File) (string, error) {
-	at, err := f.Seek(0, io.SeekCurrent)
-	if err != nil {
-		return "", err
-	}
-	h := sha256.New()
-	if _, err := io.Copy(h, io.LimitReader(f, maxImportSize+1)); err != nil {
-		return "", fmt.Errorf("read %s: %w", f.Name(), err)
-	}
-	if _, err := f.Seek(at, io.SeekStart); err != nil {
-		return "", err
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// cachedImport finds a cached release imported from a document with this
-// digest; ok reports whether there is one, which it makes current.
-func (c *Cache) cachedImport(ctx context.Context, digest string) (store.ReleaseInfo, bool, error) {
-	list, err := c.store.Releases(ctx, "")
-	if err != nil {
-		return store.ReleaseInfo{}, false, err
-	}
-	for _, ri := range list {
-		if ri.Digest == digest {
-			res, err := c.unchanged(ctx, ri)
-			return res.ReleaseInfo, err == nil, err
-		}
-	}
-	return store.ReleaseInfo{}, false, nil
-}
-
-// maxImportSize caps a snapshot file, like a download.
-var maxImportSize int64 = hub.DefaultMaxBodySize
-
-// tooLargeError is the error of a snapshot file found over maxImportSize
-// as it is read.
-type tooLargeError struct{ what string }
-
-func (e *tooLargeError) Error() string {
-	return fmt.Sprintf("%s: over the %s limit", e.what, size(maxImportSize))
-}
-
-// size renders a byte count for people (as the Hub client does).
-func size(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
-// openSnapshotFile opens the snapshot file at path, or standard input for
-// "-", to be read within maxImportSize.
-func openSnapshotFile(path string, stdin io.Reader) (io.Reader, func(), error) {
-	if path == "-" {
-		return &limitedReader{r: stdin, n: maxImportSize, err: &tooLargeError{"standard input"}}, func() {}, nil
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err // *PathError names the file
-	}
-	info, err := f.Stat()
-	switch {
-	case err != nil:
-	case !info.Mode().IsRegular():
-		err = fmt.Errorf("%s: not a regular file", path)
-	case info.Size() > maxImportSize:
-		err = fmt.Errorf("%s: %s, over the %s limit", path, size(info.Size()), size(maxImportSize))
-	}
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	// The file may grow as it is read.
-	return &limitedReader{r: f, n: maxImportSize, err: &tooLargeError{path}}, func() { f.Close() }, nil
-}
-
-// limitedReader reads at most n bytes from r, then fails with err.
-type limitedReader struct {
-	r   io.Reader
-	n   int64
-	err error
-}
-
-func (l *limitedReader) Read(p []byte) (int, error) {
-	if int64(len(p)) > l.n+1 {
-		p = p[:l.n+1] // one byte over tells the limit was passed
-	}
-	n, err := l.r.Read(p)
-	if l.n -= int64(n); l.n < 0 {
-		return 0, l.err
-	}
-	return n, err
 }
 
 // unchanged makes an already cached release current. The caller holds the

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hubsnap/hubsnap/indexer/hub"
 	"github.com/hubsnap/hubsnap/indexer/hubtest"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -463,7 +464,7 @@ func TestSecretsNeverReachTheCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	snap, err := Decode(doc)
+	snap, err := snapshot.Decode(doc)
 	if err != nil {
 		t.Fatal(err)
 	}

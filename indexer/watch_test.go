@@ -2,7 +2,6 @@ package indexer
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -206,16 +205,18 @@ func TestWatchReindexRace(t *testing.T) {
 	const tables = 2000
 	dir := t.TempDir()
 	big := func(gen int) []byte {
-		doc := document{FormatVersion: FormatVersion,
-			Release: docRelease{ID: "rel_1", Project: "shop", Environment: "dev", Version: 1}}
+		snap := &store.Snapshot{Release: store.Release{ID: "rel_1", Project: "shop", Environment: "dev", Version: 1}}
 		for i := range tables {
-			t := docTable{Name: fmt.Sprintf("t_%04d", i), Comment: fmt.Sprintf("gen %d", gen)}
+			t := store.Table{Name: fmt.Sprintf("t_%04d", i), Connection: store.DefaultConnection, Comment: fmt.Sprintf("gen %d", gen)}
 			for j := range 5 {
-				t.Columns = append(t.Columns, docColumn{Name: fmt.Sprintf("g%d_c%d", gen, j), Type: "text"})
+				t.Columns = append(t.Columns, store.Column{Name: fmt.Sprintf("g%d_c%d", gen, j), Type: "text", Nullable: true})
 			}
-			doc.Tables = append(doc.Tables, t)
+			snap.Tables = append(snap.Tables, t)
 		}
-		data, _ := json.Marshal(doc)
+		data, err := encodeRelease(snap)
+		if err != nil {
+			t.Fatal(err)
+		}
 		return data
 	}
 	importDoc(t, dir, big(0))

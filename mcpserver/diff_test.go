@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hubsnap/hubsnap/indexer"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -21,7 +21,7 @@ func demoSnapshots(tb testing.TB) (older, newer *store.Snapshot) {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		snap, err := indexer.Decode(data)
+		snap, err := snapshot.Decode(data)
 		if err != nil {
 			tb.Fatalf("decode %s: %v", name, err)
 		}

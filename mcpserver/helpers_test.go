@@ -11,7 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/hubsnap/hubsnap/indexer"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -30,7 +30,7 @@ var fixedOrigin = store.Origin{
 // decoder (which drops its planted secrets) and fixes its origin.
 func shopSnapshot(tb testing.TB) *store.Snapshot {
 	tb.Helper()
-	snap, err := indexer.Decode([]byte(readFixture(tb)))
+	snap, err := snapshot.Decode([]byte(readFixture(tb)))
 	if err != nil {
 		tb.Fatalf("decode shop.json: %v", err)
 	}

@@ -41,9 +41,9 @@ import (
 const checksumVFSName = "hubsnap"
 
 // errChecksumVFS is why the shim could not be registered, or nil. It is
-// registered after the lookaside size is set (errLookaside), which must
+// registered by InitSQLite, after the lookaside size is set, which must
 // precede SQLite's first use.
-var errChecksumVFS = registerChecksumVFS(errLookaside)
+var errChecksumVFS error
 
 var (
 	checksumVFS     sqlite3.Tsqlite3_vfs        // the shim
@@ -105,8 +105,7 @@ func goFunc[T any](fp *uintptr) T { return *(*T)(unsafe.Pointer(fp)) }
 
 // registerChecksumVFS registers the shim over the default VFS, and an
 // automatic extension that gives a new index its 8 reserved bytes.
-func registerChecksumVFS(before error) error {
-	_ = before // set first: see errChecksumVFS
+func registerChecksumVFS() error {
 	tls := libc.NewTLS()
 	defer tls.Close()
 	baseVFS = sqlite3.Xsqlite3_vfs_find(tls, 0)

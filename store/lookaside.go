@@ -2,6 +2,8 @@ package store
 
 import (
 	"fmt"
+	"log/slog"
+	"sync"
 
 	"modernc.org/libc"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -25,10 +27,30 @@ const (
 	lookasideSlots    = 460
 )
 
-// errLookaside is why the lookaside size could not be set, or nil. It can
-// only be set before SQLite's first use in the process, which package
-// initialization precedes; answers stay right without it, only slower.
-var errLookaside = configureLookaside(lookasideSlotSize, lookasideSlots)
+// errLookaside is why the lookaside size could not be set, or nil; see
+// InitSQLite.
+var errLookaside error
+
+// sqliteSetup makes InitSQLite run once in the process.
+var sqliteSetup sync.Once
+
+// InitSQLite configures SQLite for this process, once, before its first
+// use: the lookaside size (which SQLite takes only before it initializes),
+// then the checksum VFS, vfs=hubsnap (whose registration initializes it).
+// Every entry point of this package that opens SQLite (Open, Create,
+// FilePageSize, RestoreFile) calls it first; a program that opens an index
+// with database/sql itself, through vfs=hubsnap, calls it before. A
+// lookaside that cannot be set is logged: answers stay right without it,
+// only slower. A VFS that cannot be registered is reported when an index
+// opens (checkChecksums).
+func InitSQLite() {
+	sqliteSetup.Do(func() {
+		if errLookaside = configureLookaside(lookasideSlotSize, lookasideSlots); errLookaside != nil {
+			slog.Warn("SQLite runs with its default lookaside, so answers are slower", "err", errLookaside)
+		}
+		errChecksumVFS = registerChecksumVFS()
+	})
+}
 
 // configureLookaside sets the lookaside pool of every connection opened
 // from now on: sqlite3_config(SQLITE_CONFIG_LOOKASIDE, size, count).

@@ -2,6 +2,12 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"modernc.org/sqlite"
@@ -13,11 +19,11 @@ import (
 // statement may find the pool full. It fails when the statements outgrow
 // lookasideSlots.
 func TestLookasideHolds(t *testing.T) {
+	ctx := context.Background()
+	s := openStore(t)
 	if errLookaside != nil {
 		t.Fatal(errLookaside)
 	}
-	ctx := context.Background()
-	s := openStore(t)
 	put(t, s, sampleSnapshot(), true)
 	// One read connection, so that it holds every prepared statement and
 	// runs every call below.
@@ -86,5 +92,38 @@ func TestLookasideHolds(t *testing.T) {
 	t.Logf("lookaside: %d slots held by prepared statements, %d allocations from it, %d found it full", used, hit, full)
 	if hit == 0 || full > 0 {
 		t.Errorf("lookaside: %d allocations from it, %d found it full; want some and none (raise lookasideSlots)", hit, full)
+	}
+}
+
+// TestLookasideFailureLogged checks that the lookaside size is set when the
+// first store opens, not at package initialization, and that a failure to
+// set it is logged: in a child process that uses SQLite before any store
+// opens, SQLite refuses the size, and Open says so in the log.
+func TestLookasideFailureLogged(t *testing.T) {
+	if os.Getenv("HUBSNAP_LOOKASIDE_CHILD") == "1" {
+		db, err := sql.Open("sqlite", "file::memory:")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Ping(); err != nil { // SQLite initializes here
+			t.Fatal(err)
+		}
+		db.Close()
+		slog.SetDefault(slog.New(slog.NewTextHandler(os.Stdout, nil)))
+		s, err := Open(context.Background(), filepath.Join(t.TempDir(), "index.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLookasideFailureLogged$", "-test.v")
+	cmd.Env = append(os.Environ(), "HUBSNAP_LOOKASIDE_CHILD=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child: %v\n%s", err, out)
+	}
+	if got, want := string(out), "SQLite runs with its default lookaside"; !strings.Contains(got, want) {
+		t.Errorf("child output:\n%s\nwant a log line %q", got, want)
 	}
 }

@@ -25,6 +25,7 @@ import (
 // empty file, with pages of size bytes (0: the size of a new index), and
 // opens it.
 func Create(ctx context.Context, path string, size int) (*Store, error) {
+	InitSQLite()
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("create index: %w", err)
@@ -88,6 +89,7 @@ func (s *Store) PageSize(ctx context.Context) (int, error) {
 // FilePageSize returns the page size of the index at path, which Open may
 // refuse (damaged, without checksums), as far as SQLite can read it.
 func FilePageSize(ctx context.Context, path string) (int, error) {
+	InitSQLite()
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return 0, err
@@ -137,6 +139,7 @@ func (s *Store) Restore(ctx context.Context, src string) error {
 // RestoreFile is Restore for the index at path when it cannot be opened
 // (Open fails with ErrCorrupt). The next Open checks it whole.
 func RestoreFile(ctx context.Context, path, src string) error {
+	InitSQLite()
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return fmt.Errorf("restore index: %w", err)

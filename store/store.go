@@ -1,16 +1,3 @@
-// Package store is hubsnap's domain model and its SQLite index.
-//
-// The index (index.db in the cache folder) holds every cached release in
-// relational form, shaped for the lookups the MCP tools make: a table by name
-// and connection, the tables of a connection, the foreign keys pointing at a
-// table, a logic by name. It is derived data: package indexer rebuilds it
-// from the release files whenever it is missing or corrupt.
-//
-// A Store has one writer connection and a small pool of read-only
-// connections. Every write runs in one immediate transaction, so readers
-// (which keep their own WAL snapshot) never see half a release.
-//
-// All SQL of hubsnap lives in this package.
 package store
 
 import (
@@ -81,6 +68,7 @@ type Store struct {
 // index this process cannot write is opened read-only (see readonly.go);
 // one that is a symbolic link is refused (access.go).
 func Open(ctx context.Context, path string) (*Store, error) {
+	InitSQLite()
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("open index: %w", err)

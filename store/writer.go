@@ -5,28 +5,19 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"time"
 )
 
-// WriteOptions say what WriteRelease does besides storing the release.
-type WriteOptions struct {
-	// MakeCurrent makes the release current for its project and
-	// environment.
-	MakeCurrent bool
-	// Hook, when set, runs just before the transaction commits (see Hook).
-	Hook Hook
-}
-
-// ReleaseWriter receives the parts of one release, in any order, inside
-// WriteRelease's transaction. Release must be called once, at any point;
-// tables and logics are written as they come, so a release is never held
-// in memory whole.
+// ReleaseWriter writes the parts of one release, in any order, inside a
+// ReleaseTx (or a WriteRelease's fill). Release must be called once, at
+// any point; tables and logics are written as they come, so a release is
+// never held in memory whole.
 type ReleaseWriter struct {
-	ctx     context.Context // WriteRelease's: the writer lives within that call
+	ctx     context.Context // the transaction's: the writer lives within it
 	tx      *sql.Tx
 	release int64 // the new release's row id
+	closed  bool
 
 	rel         *Release
 	origin      Origin
@@ -46,68 +37,6 @@ type ReleaseWriter struct {
 	keys, names *spill
 	words       *wordSet
 	rec         []byte // scratch for a record
-}
-
-// WriteRelease stores a release in the index in one immediate transaction:
-// fill sends its parts to the ReleaseWriter. A release with the same
-// project and id is replaced (its current pointer follows when the
-// environment is the same). If fill fails, nothing is written and its
-// error is returned.
-func (s *Store) WriteRelease(ctx context.Context, opts WriteOptions, fill func(*ReleaseWriter) error) error {
-	var fillErr error
-	err := s.write(ctx, "store release", opts.Hook, func(tx *sql.Tx) error {
-		w, err := newReleaseWriter(ctx, tx, filepath.Dir(s.path))
-		if err != nil {
-			return err
-		}
-		defer w.close()
-		if fillErr = fill(w); fillErr != nil {
-			if perr := w.pipe.wait(); perr != nil && errors.Is(fillErr, errPipeline) {
-				fillErr = nil
-				return perr // an error of the index, not of fill
-			}
-			return errFill
-		}
-		err = w.finish(ctx, opts.MakeCurrent)
-		if errors.Is(err, errPipeline) {
-			if perr := w.pipe.wait(); perr != nil {
-				return perr // the statement that failed, not the one stopped after it
-			}
-		}
-		return err
-	})
-	if fillErr != nil {
-		return fillErr // as fill returned it: not an error of the index
-	}
-	return err
-}
-
-// errFill rolls back a WriteRelease whose fill failed.
-var errFill = errors.New("fill failed")
-
-// PutRelease stores snap, read from a release file described by file: the
-// whole-snapshot form of WriteRelease.
-func (s *Store) PutRelease(ctx context.Context, snap *Snapshot, file FileState, makeCurrent bool, hook Hook) error {
-	return s.WriteRelease(ctx, WriteOptions{MakeCurrent: makeCurrent, Hook: hook}, func(w *ReleaseWriter) error {
-		w.Release(snap.Release, snap.Origin)
-		w.File(file)
-		for _, c := range snap.Connections {
-			if err := w.Connection(c); err != nil {
-				return err
-			}
-		}
-		for i := range snap.Tables {
-			if err := w.Table(&snap.Tables[i]); err != nil {
-				return err
-			}
-		}
-		for i := range snap.Logics {
-			if err := w.Logic(&snap.Logics[i]); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 }
 
 // newReleaseWriter makes the writer of a release in tx; its spills make
@@ -153,6 +82,10 @@ func (w *ReleaseWriter) batches() []*batch {
 }
 
 func (w *ReleaseWriter) close() {
+	if w.closed {
+		return
+	}
+	w.closed = true
 	w.pipe.wait() // no statement may run once the transaction ends
 	for _, b := range w.batches() {
 		b.close()

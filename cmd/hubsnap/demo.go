@@ -124,7 +124,25 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := demoSync(ctx, w, dir, opts.Log); err != nil {
+		return err
+	}
+	if err := demoDiff(ctx, w, dir, opts.Log); err != nil {
+		return err
+	}
+	if err := demoCheck(ctx, w, dir, opts.Log); err != nil {
+		return err
+	}
+	if err := demoServe(ctx, opts, dir); err != nil {
+		return err
+	}
+	io.WriteString(w, demoConnect)
+	return nil
+}
 
+// demoSync starts the in-process Hub and syncs its two releases into dir,
+// showing that no secret reached the cache.
+func demoSync(ctx context.Context, w io.Writer, dir string, log *slog.Logger) error {
 	const token = "demo-token"
 	hub := hubtest.New()
 	defer hub.Close()
@@ -139,7 +157,7 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 	}
 	sync := func(release string) (indexer.Result, error) {
 		res, err := indexer.Sync(ctx, indexer.SyncOptions{CacheDir: dir, Hub: client, Project: "shop", Environment: "dev",
-			Release: release, Log: opts.Log})
+			Release: release, Log: log})
 		if err != nil {
 			return res, fmt.Errorf("demo sync: %w", err)
 		}
@@ -162,13 +180,13 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 		return fmt.Errorf("demo: sensitive values reached the cache: %v", found)
 	}
 	fmt.Fprintf(w, "   The sample's connection URLs, passwords and logic secret were dropped: none is in the cache.\n\n")
-	if err := demoDiff(ctx, w, dir, opts.Log); err != nil {
-		return err
-	}
-	if err := demoCheck(ctx, w, dir, opts.Log); err != nil {
-		return err
-	}
+	return nil
+}
 
+// demoServe starts this program's own serve on dir as a child, as an
+// assistant would, and prints its tools and the answers of demoCalls.
+func demoServe(ctx context.Context, opts *demoOptions, dir string) error {
+	w := opts.Stdout
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("demo: find this program: %w", err)
@@ -226,7 +244,11 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 		}
 	}
 
-	io.WriteString(w, `5. Connect your assistant to your own project:
+	return nil
+}
+
+// demoConnect is the demo's last step: how to connect an assistant.
+const demoConnect = `5. Connect your assistant to your own project:
 
    hubsnap context set work --hub https://hub.example.com --project shop
    printf '%s\n' "$HUB_TOKEN" | hubsnap context set work --token-stdin
@@ -246,9 +268,7 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
    hubsnap token create alice --scopes table:read,logic:read
    hubsnap serve --http 0.0.0.0:7420
    claude mcp add --transport http hubsnap http://HOST:7420/mcp --header "Authorization: Bearer TOKEN"
-`)
-	return nil
-}
+`
 
 // demoDiff prints what `hubsnap snapshot diff` shows a person after the
 // demo's two syncs.

@@ -85,18 +85,23 @@ func fileExists(p string) bool {
 	return err == nil
 }
 
-// allowed says which project packages (by top-level folder, "hubtest" for
-// indexer/hubtest, or "atomicfile" for store/atomicfile) a package may
-// import: cmd -> {indexer, mcpserver} -> store -> migrations. A package may
-// also import its own subpackages, except hubtest and atomicfile, which
-// stand alone; every layer may use atomicfile, the one way to replace a
-// file.
+// allowed says which project packages (by layer: the top-level folder, or
+// one of the subpackages that stand on their own, below) a package may
+// import: cmd -> {indexer, mcpserver} -> store -> migrations, and anyone
+// above them may import the leaves: snapshot (indexer/snapshot, the
+// release model) and analysis (indexer/analysis, the logic analyser),
+// which import nothing of the module. indexer and mcpserver do not know
+// each other. A package may also import its own subpackages, except those
+// that stand alone: hubtest, atomicfile and the leaves. Every layer may use
+// atomicfile, the one way to replace a file.
 var allowed = map[string][]string{
-	"cmd":        {"cmd", "indexer", "hubtest", "mcpserver", "store", "atomicfile", "migrations"},
-	"indexer":    {"indexer", "store", "atomicfile", "migrations"},
+	"cmd":        {"cmd", "indexer", "hubtest", "mcpserver", "store", "atomicfile", "migrations", "snapshot", "analysis"},
+	"indexer":    {"indexer", "store", "atomicfile", "migrations", "snapshot", "analysis"},
 	"hubtest":    {},
-	"mcpserver":  {"mcpserver", "store", "atomicfile", "migrations"},
-	"store":      {"store", "atomicfile", "migrations"},
+	"mcpserver":  {"mcpserver", "store", "atomicfile", "migrations", "snapshot", "analysis"},
+	"store":      {"store", "atomicfile", "migrations", "snapshot", "analysis"},
+	"snapshot":   {},
+	"analysis":   {"analysis"},
 	"atomicfile": {},
 	"migrations": {},
 }
@@ -104,11 +109,20 @@ var allowed = map[string][]string{
 // stdOnly are the layers that may import the standard library only.
 var stdOnly = []string{"atomicfile"}
 
+// noSQL are the layers that must not reach SQLite: the leaves hold the
+// model and its analysis, which every output reads without an index.
+var noSQL = []string{"snapshot", "analysis"}
+
+// sqlPackages are the imports that reach SQLite.
+var sqlPackages = []string{"database/sql", "modernc.org/sqlite"}
+
 // layer names the layer of a package folder (slash-separated, relative to
 // the module root; "." for the root).
 func layer(dir string) string {
 	for _, sub := range []struct{ dir, layer string }{
 		{"indexer/hubtest", "hubtest"},
+		{"indexer/snapshot", "snapshot"},
+		{"indexer/analysis", "analysis"},
 		{"store/atomicfile", "atomicfile"},
 	} {
 		if dir == sub.dir || strings.HasPrefix(dir, sub.dir+"/") {
@@ -129,7 +143,7 @@ func TestImportLayering(t *testing.T) {
 	for _, f := range goFiles(t, root) {
 		layers[layer(path.Dir(f))] = true
 	}
-	for _, want := range []string{"cmd", "indexer", "store", "migrations"} {
+	for _, want := range []string{"cmd", "indexer", "store", "migrations", "snapshot", "analysis"} {
 		if !layers[want] {
 			t.Errorf("found no Go files in the %s layer; is the walk right?", want)
 		}
@@ -166,6 +180,9 @@ func layeringViolations(tb testing.TB, root, module string) []string {
 			if (p == cobraPath || strings.HasPrefix(p, cobraPath+"/")) && from != "cmd" {
 				bad = append(bad, fmt.Sprintf("%s imports %s: only cmd/... may use cobra", rel, p))
 			}
+			if slices.Contains(noSQL, from) && slices.ContainsFunc(sqlPackages, func(q string) bool { return p == q || strings.HasPrefix(p, q+"/") }) {
+				bad = append(bad, fmt.Sprintf("%s imports %s: the %s layer is a leaf and must not reach SQLite", rel, p, from))
+			}
 			dir, ok := strings.CutPrefix(p, module+"/")
 			if !ok {
 				if p == module {
@@ -191,20 +208,27 @@ func TestImportLayeringCatchesReverseArrows(t *testing.T) {
 	const module = "example.com/m"
 	root := t.TempDir()
 	for name, imports := range map[string][]string{
-		"go.mod":                   nil,
-		"cmd/hubsnap/main.go":      {module + "/indexer", module + "/mcpserver", module + "/indexer/hubtest", cobraPath},
-		"indexer/sync.go":          {module + "/store", module + "/mcpserver"},                                  // bad: indexer -> mcpserver
-		"indexer/hubtest/hub.go":   {module + "/store"},                                                         // bad: hubtest -> store
-		"mcpserver/tools.go":       {module + "/store", cobraPath},                                              // bad: cobra
-		"store/store.go":           {module + "/migrations", module + "/indexer", module + "/store/atomicfile"}, // bad: store -> indexer
-		"store/atomicfile/file.go": {"os", module + "/store"},                                                   // bad: atomicfile -> store
-		"store/atomicfile/sys.go":  {"golang.org/x/sys/unix"},                                                   // bad: not the standard library
-		"indexer/cache.go":         {module + "/store", module + "/store/atomicfile"},
-		"mcpserver/access/file.go": {module + "/store/atomicfile"},
-		"migrations/migrations.go": {"embed"},
-		"store/store_test.go":      {module + "/cmd/hubsnap", cobraPath}, // tests are not checked
-		"testdata/gen/gen.go":      {module + "/cmd/hubsnap"},            // testdata is not checked
-		"tools/tool.go":            {"fmt"},                              // bad: not in the layering
+		"go.mod":                              nil,
+		"cmd/hubsnap/main.go":                 {module + "/indexer", module + "/mcpserver", module + "/indexer/hubtest", cobraPath},
+		"indexer/sync.go":                     {module + "/store", module + "/mcpserver"},                                  // bad: indexer -> mcpserver
+		"indexer/hubtest/hub.go":              {module + "/store"},                                                         // bad: hubtest -> store
+		"mcpserver/tools.go":                  {module + "/store", cobraPath},                                              // bad: cobra
+		"store/store.go":                      {module + "/migrations", module + "/indexer", module + "/store/atomicfile"}, // bad: store -> indexer
+		"store/atomicfile/file.go":            {"os", module + "/store"},                                                   // bad: atomicfile -> store
+		"store/atomicfile/sys.go":             {"golang.org/x/sys/unix"},                                                   // bad: not the standard library
+		"indexer/cache.go":                    {module + "/store", module + "/store/atomicfile"},
+		"mcpserver/access/file.go":            {module + "/store/atomicfile"},
+		"migrations/migrations.go":            {"embed"},
+		"store/store_test.go":                 {module + "/cmd/hubsnap", cobraPath}, // tests are not checked
+		"testdata/gen/gen.go":                 {module + "/cmd/hubsnap"},            // testdata is not checked
+		"tools/tool.go":                       {"fmt"},                              // bad: not in the layering
+		"store/writer.go":                     {module + "/indexer/snapshot", module + "/indexer/analysis"},
+		"mcpserver/check.go":                  {module + "/indexer/snapshot", module + "/indexer/analysis"},
+		"indexer/snapshot/model.go":           {module + "/store"},                   // bad: a leaf imports store
+		"indexer/snapshot/decoder.go":         {"modernc.org/sqlite"},                // bad: a leaf reaches SQLite
+		"indexer/analysis/analyze.go":         {"database/sql", module + "/indexer"}, // bad twice
+		"indexer/analysis/pgoracle/oracle.go": {module + "/indexer/analysis"},
+		"mcpserver/tools_indexer.go":          {module + "/indexer"}, // bad: mcpserver -> indexer
 	} {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -231,13 +255,18 @@ func TestImportLayeringCatchesReverseArrows(t *testing.T) {
 		"tools/tool.go: package folder",
 		"store/atomicfile/file.go (layer atomicfile) imports " + module + "/store",
 		"store/atomicfile/sys.go imports golang.org/x/sys/unix: the atomicfile layer may import the standard library only",
+		"indexer/snapshot/model.go (layer snapshot) imports " + module + "/store",
+		"indexer/snapshot/decoder.go imports modernc.org/sqlite: the snapshot layer is a leaf",
+		"indexer/analysis/analyze.go imports database/sql: the analysis layer is a leaf",
+		"indexer/analysis/analyze.go (layer analysis) imports " + module + "/indexer",
+		"mcpserver/tools_indexer.go (layer mcpserver) imports " + module + "/indexer",
 	} {
 		if !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, want) }) {
 			t.Errorf("no violation starting %q in:\n%s", want, strings.Join(got, "\n"))
 		}
 	}
-	if len(got) != 7 {
-		t.Errorf("got %d violations, want 7:\n%s", len(got), strings.Join(got, "\n"))
+	if len(got) != 12 {
+		t.Errorf("got %d violations, want 12:\n%s", len(got), strings.Join(got, "\n"))
 	}
 }
 

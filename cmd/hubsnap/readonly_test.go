@@ -22,6 +22,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"modernc.org/sqlite"
+
+	"github.com/hubsnap/hubsnap/store"
 )
 
 // nobody is the user a root test runs the reader as.
@@ -316,6 +318,9 @@ func TestReadOnlyCache(t *testing.T) {
 // hubsnap's writer does.
 func openIndex(tb testing.TB, path string) *sql.DB {
 	tb.Helper()
+	// The index was made by a child process: register vfs=hubsnap here.
+	store.InitSQLite()
+
 	db, err := sql.Open("sqlite", "file:"+path+"?vfs=hubsnap&_pragma=busy_timeout(10000)&_pragma=journal_size_limit(0)") // hubsnap's page checksums kept
 	if err != nil {
 		tb.Fatal(err)

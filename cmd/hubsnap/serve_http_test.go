@@ -337,7 +337,7 @@ func TestServeHTTPSessionAndSIGTERM(t *testing.T) {
 	defer cancel()
 	httpClient, bt := clientWithBearer(t, secret)
 	// A session: protocol 2025-11-25 (go-sdk's client would take 2026-07-28,
-	// served without one: serve_modern_test.go).
+	// served without one: serve_clients_test.go).
 	session, err := mcp.NewClient(&mcp.Implementation{Name: "hubsnap-http-e2e", Version: "0"}, nil).Connect(ctx,
 		&mcp.StreamableClientTransport{Endpoint: s.url, HTTPClient: httpClient, MaxRetries: -1},
 		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})

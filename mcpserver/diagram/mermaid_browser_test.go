@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hubsnap/hubsnap/indexer"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/mcpserver/diagram"
 	"github.com/hubsnap/hubsnap/mcpserver/diagram/browsertest"
 	"github.com/hubsnap/hubsnap/store"
@@ -26,7 +26,7 @@ func shopSnapshot(tb testing.TB) *store.Snapshot {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	snap, err := indexer.Decode(data)
+	snap, err := snapshot.Decode(data)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package pgoracle
 import (
 	"testing"
 
-	"github.com/hubsnap/hubsnap/indexer"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // Every release of the corpus, base and mutated, is a snapshot hubsnap
@@ -21,7 +21,7 @@ func TestCorpusDecodes(t *testing.T) {
 			docs[m.Name] = mu.Snapshot
 		}
 		for name, snap := range docs {
-			got, err := indexer.Decode(snap.Encode())
+			got, err := snapshot.Decode(snap.Encode())
 			if err != nil {
 				t.Errorf("%s/%s: hubsnap rejects it: %v", s.Name, name, err)
 				continue

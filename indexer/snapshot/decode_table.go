@@ -1,9 +1,7 @@
-package indexer
+package snapshot
 
 import (
 	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/hubsnap/hubsnap/store"
 )
 
 // tables reads the "tables" array, one table at a time.
@@ -13,11 +11,10 @@ func (d *decoder) tables() error {
 	})
 }
 
-// table reads tables[i] into the scratch table, checks it and hands it to
-// the handler.
+// table reads tables[i] into the scratch table, checks it and hands it out.
 func (d *decoder) table(i int) error {
 	t := &d.t
-	*t = store.Table{
+	*t = Table{
 		Columns:     t.Columns[:0],
 		PrimaryKey:  t.PrimaryKey[:0],
 		ForeignKeys: t.ForeignKeys[:0],
@@ -49,7 +46,7 @@ func (d *decoder) table(i int) error {
 		return err
 	}
 	if t.Connection == "" {
-		t.Connection = store.DefaultConnection
+		t.Connection = DefaultConnection
 	}
 	for j := range t.ForeignKeys {
 		if t.ForeignKeys[j].RefConnection == "" {
@@ -63,19 +60,19 @@ func (d *decoder) table(i int) error {
 	v := &d.tv
 	*v = *t
 	v.Columns, v.PrimaryKey, v.ForeignKeys, v.Indexes = list(v.Columns), list(v.PrimaryKey), list(v.ForeignKeys), list(v.Indexes)
-	return d.call(d.h.Table(i, v))
+	return d.hand(Part{Kind: KindTable, Index: i, Table: v})
 }
 
-func (d *decoder) columns(t *store.Table) error {
+func (d *decoder) columns(t *Table) error {
 	return d.array("columns", false, maxColumns, "columns", func(_ int) error {
-		var c *store.Column
+		var c *Column
 		t.Columns, c = grow(t.Columns)
-		*c = store.Column{Nullable: true, Enum: c.Enum[:0]} // a missing nullable means nullable, as in SQL
+		*c = Column{Nullable: true, Enum: c.Enum[:0]} // a missing nullable means nullable, as in SQL
 		return d.column(c)
 	})
 }
 
-func (d *decoder) column(c *store.Column) error {
+func (d *decoder) column(c *Column) error {
 	err := d.object(func(key jsontext.Token) (err error) {
 		switch key.String() { // no copy: compared, not kept
 		case "name":
@@ -106,7 +103,7 @@ func (d *decoder) column(c *store.Column) error {
 	return err
 }
 
-func (d *decoder) enum(c *store.Column) error {
+func (d *decoder) enum(c *Column) error {
 	c.Enum = c.Enum[:0]
 	return d.array("enum", false, maxEnum, "values", func(int) error {
 		s, err := d.scalar(maxName, commonName)
@@ -115,16 +112,16 @@ func (d *decoder) enum(c *store.Column) error {
 	})
 }
 
-func (d *decoder) foreignKeys(t *store.Table) error {
+func (d *decoder) foreignKeys(t *Table) error {
 	return d.array("foreignKeys", false, maxList, "foreign keys", func(_ int) error {
-		var fk *store.ForeignKey
+		var fk *ForeignKey
 		t.ForeignKeys, fk = grow(t.ForeignKeys)
-		*fk = store.ForeignKey{Columns: fk.Columns, RefColumns: fk.RefColumns}
+		*fk = ForeignKey{Columns: fk.Columns, RefColumns: fk.RefColumns}
 		return d.foreignKey(fk)
 	})
 }
 
-func (d *decoder) foreignKey(fk *store.ForeignKey) error {
+func (d *decoder) foreignKey(fk *ForeignKey) error {
 	cols, refCols := fk.Columns, fk.RefColumns // storage to reuse
 	fk.Columns, fk.RefColumns = nil, nil
 	err := d.object(func(key jsontext.Token) (err error) {
@@ -147,7 +144,7 @@ func (d *decoder) foreignKey(fk *store.ForeignKey) error {
 	return err
 }
 
-func (d *decoder) references(fk *store.ForeignKey, refCols []string) error {
+func (d *decoder) references(fk *ForeignKey, refCols []string) error {
 	err := d.object(func(key jsontext.Token) (err error) {
 		switch key.String() { // no copy: compared, not kept
 		case "table":
@@ -164,17 +161,17 @@ func (d *decoder) references(fk *store.ForeignKey, refCols []string) error {
 	return err
 }
 
-func (d *decoder) indexes(t *store.Table) error {
+func (d *decoder) indexes(t *Table) error {
 	return d.array("indexes", false, maxList, "indexes", func(_ int) error {
-		var ix *store.Index
+		var ix *Index
 		t.Indexes, ix = grow(t.Indexes)
 		cols := ix.Columns
-		*ix = store.Index{}
+		*ix = Index{}
 		return d.index(ix, cols)
 	})
 }
 
-func (d *decoder) index(ix *store.Index, cols []string) error {
+func (d *decoder) index(ix *Index, cols []string) error {
 	err := d.object(func(key jsontext.Token) (err error) {
 		switch key.String() { // no copy: compared, not kept
 		case "name":

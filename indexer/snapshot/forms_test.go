@@ -1,17 +1,12 @@
-package indexer
+package snapshot
 
 import (
-	"bytes"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/hubsnap/hubsnap/store"
-	"github.com/hubsnap/hubsnap/store/storetest"
 )
 
 // decForms returns data without blank space and data indented, or false
@@ -71,14 +66,14 @@ func decCheckForms(t *testing.T, data []byte) {
 	if !ok {
 		return
 	}
-	decode := func(doc []byte) (*store.Snapshot, []string) {
+	decode := func(doc []byte) (*Snapshot, []string) {
 		snap, err := Decode(doc)
 		if err == nil {
 			return snap, nil
 		}
-		serr, ok := err.(*SnapshotError)
+		serr, ok := err.(*Error)
 		if !ok {
-			t.Fatalf("Decode error is %T (%v), want *SnapshotError", err, err)
+			t.Fatalf("Decode error is %T (%v), want *Error", err, err)
 		}
 		var problems []string
 		for _, p := range serr.Problems {
@@ -109,66 +104,4 @@ func TestDecodeForms(t *testing.T) {
 		}
 		decCheckForms(t, []byte(doc))
 	}
-}
-
-// TestDecodeStreamMemory checks that what DecodeStream holds while it
-// decodes grows with the number of tables only by its compact record of
-// names, far less than the tables themselves.
-func TestDecodeStreamMemory(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("a big release; .ci/run runs it without -race")
-	}
-	snap := storetest.Release(storetest.Size{Tables: 10_000})
-	data := decMustEncode(t, snap)
-	snap = nil
-	perTable := float64(len(data)) / 10_000 // about 1,800 bytes
-
-	live := func() uint64 {
-		var m runtime.MemStats
-		runtime.GC() // twice: sync.Pool keeps what it drops for one more cycle
-		runtime.GC()
-		runtime.ReadMemStats(&m)
-		return m.HeapAlloc
-	}
-	// growth returns the live heap added per table between the 1,000th
-	// and the 10,000th table that h is handed.
-	growth := func(h Handler, tables func() int) float64 {
-		var at1k, at10k uint64
-		probe := &probeHandler{Handler: h, at: func(i int) {
-			switch i {
-			case 999:
-				at1k = live()
-			case 9_999:
-				at10k = live()
-			}
-		}}
-		if err := DecodeStream(bytes.NewReader(data), probe); err != nil {
-			t.Fatal(err)
-		}
-		if n := tables(); n != 10_000 {
-			t.Fatalf("handed %d tables, want 10,000", n)
-		}
-		return (float64(at10k) - float64(at1k)) / 9_000
-	}
-	var n int
-	stream := growth(countHandler(&n), func() int { return n })
-	c := &collector{}
-	collected := growth(c, func() int { return len(c.snap.Tables) })
-	t.Logf("JSON %.0f bytes a table; live heap grows %.0f bytes a table streaming, %.0f collecting", perTable, stream, collected)
-	// 256 bytes a table is 25 MiB for 100,000 tables: well within the
-	// budget of an import (twice the JSON plus 64 MiB).
-	if stream > 256 {
-		t.Errorf("streaming, the live heap grows by %.0f bytes a table, want at most 256", stream)
-	}
-}
-
-// probeHandler calls at before handing each table on.
-type probeHandler struct {
-	Handler
-	at func(i int)
-}
-
-func (p *probeHandler) Table(i int, t *store.Table) error {
-	p.at(i)
-	return p.Handler.Table(i, t)
 }

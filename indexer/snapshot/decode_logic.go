@@ -1,9 +1,7 @@
-package indexer
+package snapshot
 
 import (
 	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/hubsnap/hubsnap/store"
 )
 
 // logics reads the "logics" array, one logic at a time.
@@ -13,12 +11,12 @@ func (d *decoder) logics() error {
 	})
 }
 
-// logic reads logics[i] into the scratch logic, checks it and hands it to
-// the handler. Its secrets, and every field the format does not name, are
+// logic reads logics[i] into the scratch logic, checks it and hands it out.
+// Its secrets, and every field the format does not name, are
 // dropped unread.
 func (d *decoder) logic(i int) error {
 	l := &d.l
-	*l = store.Logic{Params: l.Params[:0], Auth: store.Auth{Roles: l.Auth.Roles}}
+	*l = Logic{Params: l.Params[:0], Auth: Auth{Roles: l.Auth.Roles}}
 	roles := l.Auth.Roles
 	l.Auth.Roles = nil
 	d.bad = false
@@ -51,19 +49,19 @@ func (d *decoder) logic(i int) error {
 	v := &d.lv
 	*v = *l
 	v.Params = list(v.Params)
-	return d.call(d.h.Logic(i, v))
+	return d.hand(Part{Kind: KindLogic, Index: i, Logic: v})
 }
 
-func (d *decoder) params(l *store.Logic) error {
+func (d *decoder) params(l *Logic) error {
 	return d.array("params", false, maxList, "params", func(_ int) error {
-		var p *store.Param
+		var p *Param
 		l.Params, p = grow(l.Params)
-		*p = store.Param{}
+		*p = Param{}
 		return d.param(p)
 	})
 }
 
-func (d *decoder) param(p *store.Param) error {
+func (d *decoder) param(p *Param) error {
 	err := d.object(func(key jsontext.Token) (err error) {
 		switch key.String() { // no copy: compared, not kept
 		case "name":
@@ -80,7 +78,7 @@ func (d *decoder) param(p *store.Param) error {
 	return err
 }
 
-func (d *decoder) auth(l *store.Logic, roles []string) error {
+func (d *decoder) auth(l *Logic, roles []string) error {
 	err := d.object(func(key jsontext.Token) (err error) {
 		switch key.String() { // no copy: compared, not kept
 		case "required":

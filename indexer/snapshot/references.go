@@ -1,15 +1,13 @@
-package indexer
+package snapshot
 
 import (
 	"encoding/binary"
 	"fmt"
 	"hash/maphash"
 	"slices"
-
-	"github.com/hubsnap/hubsnap/store"
 )
 
-// releaseState is what DecodeStream remembers of a release to check rules
+// releaseState is what a Decoder remembers of a release to check rules
 // that span tables and logics: no table twice in a connection, no logic
 // twice, and the columns a foreign key references present in the table,
 // which may come later in the document. It keeps 64-bit hashes, not
@@ -71,7 +69,7 @@ func (s *releaseState) tableKey(conn, name string) uint64 {
 }
 
 // addTable records the columns of the table with key.
-func (s *releaseState) addTable(key uint64, cols []store.Column) {
+func (s *releaseState) addTable(key uint64, cols []Column) {
 	span := colSpan{start: uint32(len(s.columns)), n: uint32(len(cols))}
 	for _, c := range cols {
 		s.columns = append(s.columns, maphash.String(s.seed, c.Name))

@@ -1,14 +1,12 @@
-package indexer
+package snapshot
 
 import (
 	"encoding/json"
-
-	"github.com/hubsnap/hubsnap/store"
 )
 
 // The snapshot format, version 1, as JSON types, for writing release files:
 // only the fields named here exist, so a release file holds nothing else.
-// DecodeStream keeps the same fields, and only them, when it reads a
+// The Decoder keeps the same fields, and only them, when it reads a
 // document: connection URLs, passwords, logic secrets and any field the
 // format does not name are dropped at every level.
 
@@ -127,7 +125,7 @@ func mustJSON(s string) []byte {
 
 // docTableOf converts a table to its form in a release file, with every
 // default written out.
-func docTableOf(t *store.Table) docTable {
+func docTableOf(t *Table) docTable {
 	dt := docTable{
 		Name:        t.Name,
 		Connection:  t.Connection,
@@ -155,13 +153,13 @@ func docTableOf(t *store.Table) docTable {
 		}
 	}
 	for j, ix := range t.Indexes {
-		dt.Indexes[j] = docIndex{Name: ix.Name, Columns: ix.Columns, Unique: ix.Unique}
+		dt.Indexes[j] = docIndex(ix)
 	}
 	return dt
 }
 
 // docLogicOf converts a logic to its form in a release file.
-func docLogicOf(l *store.Logic) docLogic {
+func docLogicOf(l *Logic) docLogic {
 	dl := docLogic{Name: l.Name, Description: l.Description, SQL: l.SQL,
 		Params: make([]docParam, len(l.Params)),
 		Auth:   &docAuth{Required: l.Auth.Required, Roles: l.Auth.Roles}}
@@ -169,7 +167,7 @@ func docLogicOf(l *store.Logic) docLogic {
 		dl.Auth.Roles = []string{}
 	}
 	for j, p := range l.Params {
-		dl.Params[j] = docParam{Name: p.Name, Type: p.Type, Required: p.Required}
+		dl.Params[j] = docParam(p)
 	}
 	return dl
 }

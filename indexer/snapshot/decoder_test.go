@@ -1,4 +1,4 @@
-package indexer
+package snapshot
 
 import (
 	"bytes"
@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/hubsnap/hubsnap/store"
 )
 
 // decTable returns tables: [t] with t's members as raw JSON after a valid
@@ -45,7 +43,7 @@ func TestDecodeDuplicateKeys(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			serr := decSnapshotError(t, tt.data)
+			serr := decError(t, tt.data)
 			if !strings.HasPrefix(serr.Problems[0], tt.want) {
 				t.Errorf("first problem = %q, want it to start with %q", serr.Problems[0], tt.want)
 			}
@@ -78,7 +76,7 @@ func TestDecodeInvalidUTF8(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			serr := decSnapshotError(t, tt.data)
+			serr := decError(t, tt.data)
 			if !strings.HasPrefix(serr.Problems[0], tt.want) {
 				t.Errorf("first problem = %q, want it to start with %q", serr.Problems[0], tt.want)
 			}
@@ -143,9 +141,9 @@ type readerFunc func([]byte) (int, error)
 func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
 
 // countHandler counts the tables and logics it is handed.
-func countHandler(n *int) Handler { return &recorder{count: n} }
+func countHandler(n *int) handler { return &recorder{count: n} }
 
-// recorder is a Handler that records what it is handed, and fails on the
+// recorder is a handler that records what it is handed, and fails on the
 // table or logic named fail.
 type recorder struct {
 	discard
@@ -156,16 +154,16 @@ type recorder struct {
 
 var errRecorder = errors.New("recorder says no")
 
-func (r *recorder) Release(rel store.Release) error {
+func (r *recorder) Release(rel Release) error {
 	r.calls = append(r.calls, "release "+rel.ID)
 	return nil
 }
 
-func (r *recorder) Table(i int, t *store.Table) error {
+func (r *recorder) Table(i int, t *Table) error {
 	return r.record(fmt.Sprintf("tables[%d] %s", i, t.Name), t.Name)
 }
 
-func (r *recorder) Logic(i int, l *store.Logic) error {
+func (r *recorder) Logic(i int, l *Logic) error {
 	return r.record(fmt.Sprintf("logics[%d] %s", i, l.Name), l.Name)
 }
 
@@ -204,7 +202,7 @@ func TestDecodeTypeErrorPathsIndented(t *testing.T) {
 			t.Fatal(err)
 		}
 		for name, doc := range map[string][]byte{"compact": []byte(tc.doc), "indented": indented.Bytes()} {
-			serr := decSnapshotError(t, doc)
+			serr := decError(t, doc)
 			if !strings.HasPrefix(serr.Problems[0], tc.want+" (line ") {
 				t.Errorf("%s %s: problems %q, want the first to be %q at its position", name, tc.doc, serr.Problems, tc.want)
 			}
@@ -219,7 +217,7 @@ func TestDecodeStreamAnyOrder(t *testing.T) {
 	data := []byte(`{"logics":[` + decLogic + `],"tables":[` + decPosts + `,` + decUsers + `],` +
 		`"release":{"id":"rel_1","project":"shop","environment":"dev"},"formatVersion":1}`)
 	rec := &recorder{}
-	if err := DecodeStream(bytes.NewReader(data), rec); err != nil {
+	if err := decodeStream(bytes.NewReader(data), rec); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"logics[0] purchase_item", "tables[0] posts", "tables[1] users", "release rel_1"}
@@ -240,7 +238,7 @@ func TestDecodeStreamHandlerError(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{fail: "posts"}
 	data := decDoc(t, map[string]string{"tables": `[` + decUsers + `,` + decPosts + `,{"name":"later"}]`})
-	err := DecodeStream(bytes.NewReader(data), rec)
+	err := decodeStream(bytes.NewReader(data), rec)
 	if err != errRecorder {
 		t.Fatalf("err = %v, want the handler's error as is", err)
 	}
@@ -254,7 +252,7 @@ func TestDecodeStreamStopsHandingOverAfterAProblem(t *testing.T) {
 	t.Parallel()
 	rec := &recorder{}
 	data := decDoc(t, map[string]string{"tables": `[` + decUsers + `,{"name":""},` + decPosts + `]`})
-	serr, ok := errors.AsType[*SnapshotError](DecodeStream(bytes.NewReader(data), rec))
+	serr, ok := errors.AsType[*Error](decodeStream(bytes.NewReader(data), rec))
 	if !ok || serr.Problems[0] != "tables[1].name: empty" {
 		t.Fatalf("err = %v, want tables[1].name: empty", serr)
 	}
@@ -270,7 +268,53 @@ func TestDecodeStreamReadError(t *testing.T) {
 	t.Parallel()
 	boom := errors.New("disk on fire")
 	r := io.MultiReader(strings.NewReader(`{"formatVersion":1,"tables":[`), readerFunc(func([]byte) (int, error) { return 0, boom }))
-	if err := DecodeStream(r, discard{}); err != boom {
+	if err := decodeStream(r, discard{}); err != boom {
 		t.Errorf("err = %v, want %v", err, boom)
 	}
 }
+
+// handler receives the parts decodeStream pulls from a Decoder: the tests
+// check the decoder's order and stops through it.
+type handler interface {
+	Release(r Release) error
+	Origin(o Origin) error
+	Connection(i int, c Connection) error
+	Table(i int, t *Table) error
+	Logic(i int, l *Logic) error
+}
+
+// decodeStream pulls every part of the document r holds and hands it to h,
+// stopping at h's first error, which it returns as is.
+func decodeStream(r io.Reader, h handler) error {
+	d := NewDecoder(r)
+	defer d.Close()
+	for d.Next() {
+		p := d.Part()
+		var err error
+		switch p.Kind {
+		case KindRelease:
+			err = h.Release(p.Release)
+		case KindOrigin:
+			err = h.Origin(p.Origin)
+		case KindConnection:
+			err = h.Connection(p.Index, p.Connection)
+		case KindTable:
+			err = h.Table(p.Index, p.Table)
+		case KindLogic:
+			err = h.Logic(p.Index, p.Logic)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return d.Err()
+}
+
+// discard is a handler that keeps nothing.
+type discard struct{}
+
+func (discard) Release(Release) error            { return nil }
+func (discard) Origin(Origin) error              { return nil }
+func (discard) Connection(int, Connection) error { return nil }
+func (discard) Table(int, *Table) error          { return nil }
+func (discard) Logic(int, *Logic) error          { return nil }

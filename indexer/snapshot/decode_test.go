@@ -1,4 +1,4 @@
-package indexer
+package snapshot
 
 import (
 	"bytes"
@@ -11,15 +11,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/hubsnap/hubsnap/store"
 )
 
 // The helpers in this file start with "dec" so they do not clash with the
 // helpers of the package's other test files.
 
 // decShopPath is the shared example snapshot, relative to the package.
-const decShopPath = "../testdata/snapshots/shop.json"
+const decShopPath = "../../testdata/snapshots/shop.json"
 
 // Tables and logics of the valid document decDoc builds by default.
 const (
@@ -93,7 +91,7 @@ func decRelease(field, value string) string {
 }
 
 // decMustDecode decodes data and fails the test on an error.
-func decMustDecode(tb testing.TB, data []byte) *store.Snapshot {
+func decMustDecode(tb testing.TB, data []byte) *Snapshot {
 	tb.Helper()
 	snap, err := Decode(data)
 	if err != nil {
@@ -104,7 +102,7 @@ func decMustDecode(tb testing.TB, data []byte) *store.Snapshot {
 
 // decMustEncode encodes snap as a release file and fails the test on an
 // error.
-func decMustEncode(tb testing.TB, snap *store.Snapshot) []byte {
+func decMustEncode(tb testing.TB, snap *Snapshot) []byte {
 	tb.Helper()
 	data, err := encodeRelease(snap)
 	if err != nil {
@@ -113,21 +111,21 @@ func decMustEncode(tb testing.TB, snap *store.Snapshot) []byte {
 	return data
 }
 
-// decSnapshotError decodes data, which must fail, and returns the error as
-// a *SnapshotError.
-func decSnapshotError(tb testing.TB, data []byte) *SnapshotError {
+// decError decodes data, which must fail, and returns the error as
+// a *Error.
+func decError(tb testing.TB, data []byte) *Error {
 	tb.Helper()
 	snap, err := Decode(data)
 	if err == nil {
 		tb.Fatalf("Decode succeeded (%d tables, %d logics), want an error\ndocument:\n%s",
 			len(snap.Tables), len(snap.Logics), data)
 	}
-	serr, ok := errors.AsType[*SnapshotError](err)
+	serr, ok := errors.AsType[*Error](err)
 	if !ok {
-		tb.Fatalf("Decode error is %T (%v), want *SnapshotError", err, err)
+		tb.Fatalf("Decode error is %T (%v), want *Error", err, err)
 	}
 	if len(serr.Problems) == 0 {
-		tb.Fatalf("SnapshotError has no problems")
+		tb.Fatalf("Error has no problems")
 	}
 	return serr
 }
@@ -136,7 +134,7 @@ func decSnapshotError(tb testing.TB, data []byte) *SnapshotError {
 // one problem want, and that Error shows it.
 func decWantProblem(tb testing.TB, data []byte, want string) {
 	tb.Helper()
-	serr := decSnapshotError(tb, data)
+	serr := decError(tb, data)
 	if diff := cmp.Diff([]string{want}, serr.Problems); diff != "" {
 		tb.Errorf("Problems (-want +got):\n%s\ndocument:\n%s", diff, data)
 	}
@@ -361,11 +359,11 @@ func TestDecodeSameTableInTwoConnections(t *testing.T) {
 			`"foreignKeys":[{"columns":["user_id"],"references":{"table":"users","connection":"main","columns":["id"]}}]}]`,
 	})
 	snap := decMustDecode(t, data)
-	var got []store.TableRef
+	var got []struct{ Connection, Name string }
 	for _, tb := range snap.Tables {
-		got = append(got, store.TableRef{Connection: tb.Connection, Name: tb.Name})
+		got = append(got, struct{ Connection, Name string }{Connection: tb.Connection, Name: tb.Name})
 	}
-	want := []store.TableRef{{Connection: "main", Name: "users"}, {Connection: "analytics", Name: "users"}}
+	want := []struct{ Connection, Name string }{{Connection: "main", Name: "users"}, {Connection: "analytics", Name: "users"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tables (-want +got):\n%s", diff)
 	}
@@ -383,7 +381,7 @@ func TestDecodeForeignKeyOutsideRelease(t *testing.T) {
 			`{"columns":["id"],"references":{"table":"posts","connection":"archive","columns":["legacy_id"]}}]}]`,
 	})
 	snap := decMustDecode(t, data)
-	want := []store.ForeignKey{
+	want := []ForeignKey{
 		{Name: "posts_author_fk", Columns: []string{"author_id"}, RefConnection: "auth", RefTable: "accounts",
 			RefColumns: []string{"no_such_column"}, OnDelete: "cascade"},
 		{Columns: []string{"id"}, RefConnection: "archive", RefTable: "posts", RefColumns: []string{"legacy_id"}},
@@ -397,8 +395,8 @@ func TestCheckLogicName(t *testing.T) {
 	t.Parallel()
 	valid := []string{"purchase_item", "admin/users", "a.b/c-d_e", "a", "A-Z/0-9/x.y", "...", "a/b/c/d"}
 	for _, name := range valid {
-		if why := checkLogicName(name); why != "" {
-			t.Errorf("checkLogicName(%q) = %q, want valid", name, why)
+		if why := LogicNameProblem(name); why != "" {
+			t.Errorf("LogicNameProblem(%q) = %q, want valid", name, why)
 		}
 	}
 	invalid := []struct{ name, reason string }{
@@ -419,8 +417,8 @@ func TestCheckLogicName(t *testing.T) {
 		{"a:b", "segments may hold only"},
 	}
 	for _, tt := range invalid {
-		if why := checkLogicName(tt.name); !strings.Contains(why, tt.reason) {
-			t.Errorf("checkLogicName(%q) = %q, want it to contain %q", tt.name, why, tt.reason)
+		if why := LogicNameProblem(tt.name); !strings.Contains(why, tt.reason) {
+			t.Errorf("LogicNameProblem(%q) = %q, want it to contain %q", tt.name, why, tt.reason)
 		}
 	}
 }
@@ -468,7 +466,7 @@ func TestDecodeReportsAllProblems(t *testing.T) {
 			`{"name":"users","columns":[{"name":"x"}]}]`,
 		"logics": `[{"name":"a//b","params":[{"name":"p"},{"name":"p"}]}]`,
 	})
-	serr := decSnapshotError(t, data)
+	serr := decError(t, data)
 	want := []string{
 		`formatVersion: unsupported version 2; this hubsnap reads version 1`,
 		`release.id: "../../x" is not valid: it must match ` + NamePattern,
@@ -493,16 +491,16 @@ func TestDecodeReportsAllProblems(t *testing.T) {
 	}
 }
 
-func TestDecodeSnapshotErrorMessage(t *testing.T) {
+func TestDecodeErrorMessage(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		err  SnapshotError
+		err  Error
 		want string
 	}{
-		{SnapshotError{Problems: []string{"a: x"}}, "invalid snapshot: a: x"},
-		{SnapshotError{Problems: []string{"a: x", "b: y"}}, "invalid snapshot: a: x (and 1 more problem)"},
-		{SnapshotError{Problems: []string{"a: x", "b: y", "c: z"}}, "invalid snapshot: a: x (and 2 more problems)"},
-		{SnapshotError{Problems: []string{"a: x", "b: y"}, More: true}, "invalid snapshot: a: x (and 1+ more problems)"},
+		{Error{Problems: []string{"a: x"}}, "invalid snapshot: a: x"},
+		{Error{Problems: []string{"a: x", "b: y"}}, "invalid snapshot: a: x (and 1 more problem)"},
+		{Error{Problems: []string{"a: x", "b: y", "c: z"}}, "invalid snapshot: a: x (and 2 more problems)"},
+		{Error{Problems: []string{"a: x", "b: y"}, More: true}, "invalid snapshot: a: x (and 1+ more problems)"},
 	}
 	for _, tt := range tests {
 		if got := tt.err.Error(); got != tt.want {
@@ -517,7 +515,7 @@ func TestDecodeCapsProblems(t *testing.T) {
 	for range maxProblems + 10 {
 		logics = append(logics, `{"name":"","sql":"SELECT 1"}`)
 	}
-	serr := decSnapshotError(t, decDoc(t, map[string]string{"logics": "[" + strings.Join(logics, ",") + "]"}))
+	serr := decError(t, decDoc(t, map[string]string{"logics": "[" + strings.Join(logics, ",") + "]"}))
 	if got, want := len(serr.Problems), maxProblems; got != want {
 		t.Errorf("len(Problems) = %d, want %d", got, want)
 	}
@@ -596,7 +594,7 @@ func TestDecodeErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			serr := decSnapshotError(t, tt.data)
+			serr := decError(t, tt.data)
 			got := serr.Error()
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {
@@ -612,7 +610,7 @@ func TestDecodeErrors(t *testing.T) {
 func TestDecodeErrorsQuoteNoSecrets(t *testing.T) {
 	t.Parallel()
 	data := decDoc(t, map[string]string{"tables": `[{"name":"t","columns":[{"name":"c","default":{"v":"PLANTED_ERR_SECRET"}}]}]`})
-	if got := decSnapshotError(t, data).Error(); strings.Contains(got, "PLANTED_ERR_SECRET") {
+	if got := decError(t, data).Error(); strings.Contains(got, "PLANTED_ERR_SECRET") {
 		t.Errorf("Error() = %q, shows the rejected value", got)
 	}
 }
@@ -733,33 +731,33 @@ func TestDecodeSanitizes(t *testing.T) {
 		}
 	}
 
-	want := &store.Snapshot{
-		Release: store.Release{ID: "rel_7", Project: "shop", Environment: "prod", Version: 7,
+	want := &Snapshot{
+		Release: Release{ID: "rel_7", Project: "shop", Environment: "prod", Version: 7,
 			CreatedAt: "2026-11-02T09:00:00Z"},
-		Origin:      store.Origin{Source: "hub", Digest: "sha256:abc", SyncedAt: "2026-11-02T10:00:00Z"},
-		Connections: []store.Connection{{Name: "main", Engine: "postgres"}, {Name: "analytics", Engine: "clickhouse"}},
-		Tables: []store.Table{
+		Origin:      Origin{Source: "hub", Digest: "sha256:abc", SyncedAt: "2026-11-02T10:00:00Z"},
+		Connections: []Connection{{Name: "main", Engine: "postgres"}, {Name: "analytics", Engine: "clickhouse"}},
+		Tables: []Table{
 			{
 				Name: "users", Connection: "main", Comment: "Accounts",
-				Columns: []store.Column{
+				Columns: []Column{
 					{Name: "id", Type: "uuid", Nullable: false},
 					{Name: "email", Type: "text", Nullable: true, Comment: "lower-cased", Default: "''",
 						Enum: []string{"a@example.com", "1", "true"}},
 				},
 				PrimaryKey: []string{"id"},
-				Indexes:    []store.Index{{Name: "users_email_key", Columns: []string{"email"}, Unique: true}},
+				Indexes:    []Index{{Name: "users_email_key", Columns: []string{"email"}, Unique: true}},
 			},
 			{
 				Name: "visits", Connection: "analytics",
-				Columns: []store.Column{{Name: "user_id", Type: "uuid", Nullable: false}},
-				ForeignKeys: []store.ForeignKey{{Name: "visits_user_fk", Columns: []string{"user_id"},
+				Columns: []Column{{Name: "user_id", Type: "uuid", Nullable: false}},
+				ForeignKeys: []ForeignKey{{Name: "visits_user_fk", Columns: []string{"user_id"},
 					RefConnection: "main", RefTable: "users", RefColumns: []string{"id"}, OnDelete: "cascade"}},
 			},
 		},
-		Logics: []store.Logic{{
+		Logics: []Logic{{
 			Name: "billing/charge", Description: "Charge a card", SQL: "SELECT charge(:amount)",
-			Params: []store.Param{{Name: "amount", Type: "integer", Required: true}},
-			Auth:   store.Auth{Required: true, Roles: []string{"billing"}},
+			Params: []Param{{Name: "amount", Type: "integer", Required: true}},
+			Auth:   Auth{Required: true, Roles: []string{"billing"}},
 		}},
 	}
 	if diff := cmp.Diff(want, snap); diff != "" {
@@ -824,16 +822,16 @@ func TestDecodeDefaults(t *testing.T) {
 	})
 	snap := decMustDecode(t, data)
 
-	want := &store.Snapshot{
-		Release: store.Release{ID: "rel_1", Project: "shop", Environment: "dev", Version: 1,
+	want := &Snapshot{
+		Release: Release{ID: "rel_1", Project: "shop", Environment: "dev", Version: 1,
 			CreatedAt: "2026-11-01T10:00:00Z"},
 		// Decode keeps the document's origin; Sync and Import overwrite it.
-		Origin:      store.Origin{Source: "import", Digest: "sha256:feed", SyncedAt: "2026-01-01T00:00:00Z"},
-		Connections: []store.Connection{{Name: "main"}, {Name: "analytics"}},
-		Tables: []store.Table{
+		Origin:      Origin{Source: "import", Digest: "sha256:feed", SyncedAt: "2026-01-01T00:00:00Z"},
+		Connections: []Connection{{Name: "main"}, {Name: "analytics"}},
+		Tables: []Table{
 			{
 				Name: "users", Connection: "main",
-				Columns: []store.Column{
+				Columns: []Column{
 					{Name: "id", Type: "uuid", Nullable: false},
 					// A missing nullable means nullable, as in SQL.
 					{Name: "nick", Type: "text", Nullable: true},
@@ -842,20 +840,20 @@ func TestDecodeDefaults(t *testing.T) {
 			},
 			{
 				Name: "posts", Connection: "main",
-				Columns: []store.Column{{Name: "author_id", Nullable: true}},
-				ForeignKeys: []store.ForeignKey{{Columns: []string{"author_id"},
+				Columns: []Column{{Name: "author_id", Nullable: true}},
+				ForeignKeys: []ForeignKey{{Columns: []string{"author_id"},
 					RefConnection: "main", RefTable: "users", RefColumns: []string{"id"}}},
 			},
 			{
 				Name: "rollup", Connection: "analytics",
-				Columns: []store.Column{{Name: "user_id", Nullable: true}},
-				ForeignKeys: []store.ForeignKey{{Columns: []string{"user_id"},
+				Columns: []Column{{Name: "user_id", Nullable: true}},
+				ForeignKeys: []ForeignKey{{Columns: []string{"user_id"},
 					RefConnection: "analytics", RefTable: "users", RefColumns: []string{"uid"}}},
 			},
 		},
-		Logics: []store.Logic{
-			{Name: "open", SQL: "SELECT 1", Auth: store.Auth{Required: false}},
-			{Name: "closed", SQL: "SELECT 2", Auth: store.Auth{Required: true}},
+		Logics: []Logic{
+			{Name: "open", SQL: "SELECT 1", Auth: Auth{Required: false}},
+			{Name: "closed", SQL: "SELECT 2", Auth: Auth{Required: true}},
 		},
 	}
 	if diff := cmp.Diff(want, snap); diff != "" {
@@ -866,7 +864,7 @@ func TestDecodeDefaults(t *testing.T) {
 func TestDecodeWithoutOrigin(t *testing.T) {
 	t.Parallel()
 	snap := decMustDecode(t, decDoc(t, nil))
-	if diff := cmp.Diff(store.Origin{}, snap.Origin); diff != "" {
+	if diff := cmp.Diff(Origin{}, snap.Origin); diff != "" {
 		t.Errorf("Origin (-want +got):\n%s", diff)
 	}
 }
@@ -883,11 +881,11 @@ func TestDecodeKeysMatchExactly(t *testing.T) {
 			`"auth":{"Required":true,"ROLES":["PLANTED_role"]}}]`,
 	})
 	snap := decMustDecode(t, data)
-	want := []store.Table{{Name: "users", Connection: "main", Columns: []store.Column{{Name: "id", Nullable: true}}}}
+	want := []Table{{Name: "users", Connection: "main", Columns: []Column{{Name: "id", Nullable: true}}}}
 	if diff := cmp.Diff(want, snap.Tables); diff != "" {
 		t.Errorf("tables (-want +got):\n%s", diff)
 	}
-	wantLogics := []store.Logic{{Name: "l", SQL: "SELECT 1"}}
+	wantLogics := []Logic{{Name: "l", SQL: "SELECT 1"}}
 	if diff := cmp.Diff(wantLogics, snap.Logics); diff != "" {
 		t.Errorf("logics (-want +got):\n%s", diff)
 	}
@@ -904,7 +902,7 @@ func TestDecodeKeysMatchExactly(t *testing.T) {
 
 func TestDecodeRoundTrip(t *testing.T) {
 	t.Parallel()
-	paths, err := filepath.Glob("../testdata/snapshots/*.json")
+	paths, err := filepath.Glob("../../testdata/snapshots/*.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1005,7 +1003,7 @@ func TestDecodeEmptyListsAreNil(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	paths, err := filepath.Glob("../testdata/snapshots/*.json")
+	paths, err := filepath.Glob("../../testdata/snapshots/*.json")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -1040,12 +1038,12 @@ func FuzzDecode(f *testing.F) {
 		decCheckForms(t, data)
 		first, err := Decode(data)
 		if err != nil {
-			serr, ok := errors.AsType[*SnapshotError](err)
+			serr, ok := errors.AsType[*Error](err)
 			if !ok {
-				t.Fatalf("Decode error is %T (%v), want *SnapshotError", err, err)
+				t.Fatalf("Decode error is %T (%v), want *Error", err, err)
 			}
 			if len(serr.Problems) == 0 {
-				t.Fatalf("SnapshotError without problems")
+				t.Fatalf("Error without problems")
 			}
 			_ = serr.Error()
 			return
@@ -1094,13 +1092,20 @@ func TestDecodeTypeErrorPaths(t *testing.T) {
 			`tables[0].columns[1].enum[1]: want a string, number or boolean, got an object`},
 	} {
 		_, err := Decode([]byte(tc.doc))
-		var se *SnapshotError
+		var se *Error
 		if !errors.As(err, &se) {
-			t.Errorf("Decode(%s) = %v, want a *SnapshotError", tc.doc, err)
+			t.Errorf("Decode(%s) = %v, want a *Error", tc.doc, err)
 			continue
 		}
 		if !slices.ContainsFunc(se.Problems, func(p string) bool { return strings.Contains(p, tc.want) }) {
 			t.Errorf("Decode(%s): problems %q lack %q", tc.doc, se.Problems, tc.want)
 		}
 	}
+}
+
+// encodeRelease renders a snapshot as the JSON of a release file.
+func encodeRelease(snap *Snapshot) ([]byte, error) {
+	var buf bytes.Buffer
+	err := Encode(&buf, snap)
+	return buf.Bytes(), err
 }

@@ -1,9 +1,7 @@
-package indexer
+package snapshot
 
 import (
 	"fmt"
-
-	"github.com/hubsnap/hubsnap/store"
 )
 
 // The rules of the format that span the fields of a table or a logic,
@@ -12,7 +10,7 @@ import (
 
 // checkTable checks tables[i], which is the value being read, and records
 // it for the checks of foreign keys that point at it.
-func (d *decoder) checkTable(i int, t *store.Table) {
+func (d *decoder) checkTable(i int, t *Table) {
 	key := d.rel.tableKey(t.Connection, t.Name)
 	_, dup := d.rel.tables[key]
 	switch {
@@ -115,8 +113,8 @@ func repeats(names []string, i int, seen map[string]struct{}) bool {
 }
 
 // checkLogic checks the logic being read.
-func (d *decoder) checkLogic(l *store.Logic) {
-	if why := checkLogicName(l.Name); why != "" {
+func (d *decoder) checkLogic(l *Logic) {
+	if why := LogicNameProblem(l.Name); why != "" {
 		d.add("name", "%s", why)
 		d.rel.addLogic(l.Name)
 	} else if !d.rel.addLogic(l.Name) {
@@ -141,7 +139,7 @@ func (d *decoder) checkLogic(l *store.Logic) {
 
 // paramRepeats reports whether params[j]'s name is among those before it,
 // which seen holds when it is not nil.
-func paramRepeats(params []store.Param, j int, seen map[string]struct{}) bool {
+func paramRepeats(params []Param, j int, seen map[string]struct{}) bool {
 	if seen != nil {
 		_, ok := seen[params[j].Name]
 		return ok

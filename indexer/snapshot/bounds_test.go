@@ -1,4 +1,4 @@
-package indexer
+package snapshot
 
 import (
 	"errors"
@@ -84,7 +84,7 @@ func TestDecodeBounds(t *testing.T) {
 			if _, err := Decode(decDoc(t, tt.ok)); err != nil && strings.Contains(err.Error(), "than ") {
 				t.Errorf("at the bound: %v", err)
 			}
-			serr := decSnapshotError(t, decDoc(t, tt.bad))
+			serr := decError(t, decDoc(t, tt.bad))
 			if serr.Problems[0] != tt.want {
 				t.Errorf("problems = %q, want the first to be %q", serr.Problems, tt.want)
 			}
@@ -114,7 +114,7 @@ func TestDecodeTopLevelBound(t *testing.T) {
 			return copy(p, item), nil
 		}))
 		var got int
-		err := DecodeStream(r, countHandler(&got))
+		err := decodeStream(r, countHandler(&got))
 		want := fmt.Sprintf("invalid snapshot: %s: more than 1000000 %s", key, key)
 		if err == nil || err.Error() != want {
 			t.Errorf("%s: err = %v, want %s", key, err, want)
@@ -145,7 +145,7 @@ func TestDecodeHugeValue(t *testing.T) {
 			}
 			return len(p), nil
 		})
-		serr, ok := errors.AsType[*SnapshotError](DecodeStream(io.MultiReader(strings.NewReader(head), body), discard{}))
+		serr, ok := errors.AsType[*Error](decodeStream(io.MultiReader(strings.NewReader(head), body), discard{}))
 		if !ok || !strings.HasPrefix(serr.Problems[0], tc.want) {
 			t.Errorf("%s: err = %v, want %q", tc.key, serr, tc.want)
 		}
@@ -182,7 +182,7 @@ func TestDecodeOpenKeys(t *testing.T) {
 		"nested":             decTable(`,"blob":{` + keys(maxOpenKeys/2, "a") + `,"inner":{` + keys(maxOpenKeys/2, "b") + `}}`),
 		"a table":            decTable(`,` + keys(maxOpenKeys+1, "k")),
 	} {
-		serr := decSnapshotError(t, decDoc(t, members))
+		serr := decError(t, decDoc(t, members))
 		if want := "more than 100000 keys in the objects open at once"; !strings.Contains(serr.Problems[0], want) ||
 			!strings.HasPrefix(serr.Problems[0], "tables[0]") {
 			t.Errorf("%s: problems = %.200q, want the first to name tables[0]... and say %q", name, serr.Problems, want)

@@ -1,0 +1,15 @@
+// Command hubsnap pulls release snapshots from the Hub into a local,
+// sanitized, indexed cache and serves them to AI assistants over MCP.
+//
+// Run `hubsnap --help` for the commands; README.md has the whole story.
+//
+// This package is cobra wiring only: each command is built by a
+// constructor (newSyncCommand, ...) that turns flags and settings into an
+// Options struct and calls a run function (runSync, ...), which tests call
+// directly; exit codes are mapped from errors in one place. The work is
+// done by package indexer (sync, import, prune, the cache) and package
+// mcpserver (the MCP server); the demo (demo.go) drives both on an
+// in-process Hub. cmd/hubsnap is the only package that imports both of them
+// and the only one that imports cobra (layout_test.go checks the imports
+// of every package against the map in docs/design.md).
+package main

@@ -1,0 +1,216 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
+)
+
+// ReleaseTx writes one release into the index in one immediate write
+// transaction, which holds the index's write lock from BeginRelease until
+// Commit or Rollback. The caller drives it, and nothing calls back:
+//
+//	tx, err := st.BeginRelease(ctx)
+//	...
+//	defer tx.Rollback()
+//	err = tx.Index(parts) // pulls every part of the release
+//	err = tx.Finish(origin, file, makeCurrent)
+//	// file operations that must take effect with the index change: the
+//	// write lock is held, so those of other processes wait
+//	err = tx.Commit() // on failure, the caller undoes its file operations
+//
+// A release with the same project and id is replaced (its current pointer
+// follows when the environment is the same). Until Commit returns nil,
+// nothing is written.
+type ReleaseTx struct {
+	s    *Store
+	ctx  context.Context
+	tx   *sql.Tx
+	w    *ReleaseWriter
+	done bool
+}
+
+// Parts is what ReleaseTx.Index pulls the parts of a release from: a
+// snapshot.Decoder, or an iterator of the caller's around one.
+type Parts interface {
+	Next() bool
+	Part() snapshot.Part
+	Err() error
+}
+
+// opRelease names the operation in the errors of a ReleaseTx.
+const opRelease = "store release"
+
+// BeginRelease starts writing a release: it waits for the write lock (up
+// to the busy timeout) and begins the transaction.
+func (s *Store) BeginRelease(ctx context.Context) (*ReleaseTx, error) {
+	if s.readOnly {
+		return nil, fmt.Errorf("%s: %w", opRelease, s.why)
+	}
+	tx, err := s.w.BeginTx(ctx, nil) // immediate: _txlock=immediate in the DSN
+	if err != nil {
+		return nil, classify(opRelease, err)
+	}
+	w, err := newReleaseWriter(ctx, tx, filepath.Dir(s.path))
+	if err != nil {
+		tx.Rollback()
+		return nil, classify(opRelease, err)
+	}
+	return &ReleaseTx{s: s, ctx: ctx, tx: tx, w: w}, nil
+}
+
+// Index pulls every part of parts and writes it: the release's name, its
+// connections, tables and logics (an origin is the caller's to give in
+// Finish). An error of parts (its Err) comes back as is; so does an error
+// about a part (a connection given twice, too many tables), wrapped with
+// the part's name.
+func (t *ReleaseTx) Index(parts Parts) error {
+	for parts.Next() {
+		if err := t.part(parts.Part()); err != nil {
+			if errors.Is(err, errPipeline) {
+				return t.pipelineError()
+			}
+			return err
+		}
+	}
+	return parts.Err()
+}
+
+// part writes one part of the release.
+func (t *ReleaseTx) part(p snapshot.Part) error {
+	switch p.Kind {
+	case snapshot.KindRelease:
+		r := p.Release // a copy: the address of p would move every part to the heap
+		t.w.rel = &r
+	case snapshot.KindConnection:
+		return t.w.Connection(p.Connection)
+	case snapshot.KindTable:
+		return t.w.Table(p.Table)
+	case snapshot.KindLogic:
+		return t.w.Logic(p.Logic)
+	}
+	return nil
+}
+
+// pipelineError returns the error of the statement that failed, not of
+// the one stopped after it.
+func (t *ReleaseTx) pipelineError() error {
+	err := t.w.pipe.wait()
+	if err == nil {
+		err = errPipeline
+	}
+	return classify(opRelease, err)
+}
+
+// Finish writes what is left of the release once its parts are in: the
+// foreign keys, the search words, the findings and the release's own row,
+// saying where it came from (o) and what its release file is (f); with
+// makeCurrent, the release becomes current for its environment.
+func (t *ReleaseTx) Finish(o Origin, f FileState, makeCurrent bool) error {
+	t.w.origin, t.w.file = o, f
+	err := t.w.finish(t.ctx, makeCurrent)
+	if errors.Is(err, errPipeline) {
+		return t.pipelineError()
+	}
+	t.w.close() // no statement may run once the transaction ends
+	if err != nil {
+		if _, ok := errors.AsType[*Error](err); ok {
+			return err
+		}
+		return classify(opRelease, err)
+	}
+	return nil
+}
+
+// Commit commits the transaction and releases the write lock. After an
+// error, nothing was written.
+func (t *ReleaseTx) Commit() error {
+	t.done = true
+	t.w.close()
+	if err := t.tx.Commit(); err != nil {
+		return classify(opRelease, err)
+	}
+	t.s.restamp()
+	return nil
+}
+
+// Rollback ends the transaction without writing, unless Commit ended it
+// already: a deferred Rollback is always safe.
+func (t *ReleaseTx) Rollback() {
+	if t.done {
+		return
+	}
+	t.done = true
+	t.w.close()
+	t.tx.Rollback()
+}
+
+// WriteOptions say what WriteRelease does besides storing the release.
+type WriteOptions struct {
+	// MakeCurrent makes the release current for its project and
+	// environment.
+	MakeCurrent bool
+	// Hook, when set, runs just before the transaction commits (see Hook).
+	Hook Hook
+}
+
+// WriteRelease stores a release in one ReleaseTx, fill sending its parts
+// to the ReleaseWriter: for callers that make a release in Go (tests,
+// benchmarks, storetest) rather than decode one. If fill fails, nothing
+// is written and its error is returned.
+func (s *Store) WriteRelease(ctx context.Context, opts WriteOptions, fill func(*ReleaseWriter) error) (err error) {
+	t, err := s.BeginRelease(ctx)
+	if err != nil {
+		return err
+	}
+	defer t.Rollback()
+	if err := fill(t.w); err != nil {
+		if errors.Is(err, errPipeline) {
+			return t.pipelineError()
+		}
+		return err // as fill returned it: not an error of the index
+	}
+	if err := t.Finish(t.w.origin, t.w.file, opts.MakeCurrent); err != nil {
+		return err
+	}
+	var finish func(bool)
+	if opts.Hook != nil {
+		if finish, err = opts.Hook(); err != nil {
+			return err
+		}
+	}
+	err = t.Commit()
+	if finish != nil {
+		finish(err == nil)
+	}
+	return err
+}
+
+// PutRelease stores snap, read from a release file described by file: the
+// whole-snapshot form of WriteRelease.
+func (s *Store) PutRelease(ctx context.Context, snap *Snapshot, file FileState, makeCurrent bool, hook Hook) error {
+	return s.WriteRelease(ctx, WriteOptions{MakeCurrent: makeCurrent, Hook: hook}, func(w *ReleaseWriter) error {
+		w.Release(snap.Release, snap.Origin)
+		w.File(file)
+		for _, c := range snap.Connections {
+			if err := w.Connection(c); err != nil {
+				return err
+			}
+		}
+		for i := range snap.Tables {
+			if err := w.Table(&snap.Tables[i]); err != nil {
+				return err
+			}
+		}
+		for i := range snap.Logics {
+			if err := w.Logic(&snap.Logics[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
