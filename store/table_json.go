@@ -14,7 +14,7 @@ import (
 // qTableJSON finds the tables named ?3 (in connection ?4, or in any when
 // ?4 is NULL) of the current release of project ?1 and environment ?2,
 // and composes the schema_get_table answer of each: the JSON of
-// mcpserver.Table, written whole by SQLite. A caller needs two rows at
+// answer.Table, written whole by SQLite. A caller needs two rows at
 // most: a second means the bare name is ambiguous. No row means no current
 // release; a row without a table, no such table.
 //
@@ -149,7 +149,7 @@ SELECT '{"name":' || json_quote(t.name) || ',"connection":' || json_quote(t.conn
 FROM t`)
 
 // TableJSON returns the schema_get_table answer for a table of t's current
-// release, as the JSON of mcpserver.Table. With connection "", the name
+// release, as the JSON of answer.Table. With connection "", the name
 // must be unique across connections: Ambiguous lists the qualified names
 // otherwise. An unknown table is NotFound.
 //
