@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/answer"
 	"github.com/hubsnap/hubsnap/store/storetest"
 )
 
@@ -128,8 +129,8 @@ func checkDiffContract(t *testing.T, st *store.Store, target store.Target, a, b 
 // wantDiff builds the schema_diff answer from a to b as docs/tools.md
 // describes it, with at most limit entries.
 func wantDiff(a, b *store.Snapshot, limit int) DiffOutput {
-	out := DiffOutput{From: ReleaseRef{a.Release.ID, a.Release.Version}, To: ReleaseRef{b.Release.ID, b.Release.Version},
-		Tables: &TablesDiff{}, Logics: &LogicsDiff{}}
+	out := DiffOutput{From: ReleaseRef{ID: a.Release.ID, Version: a.Release.Version}, To: ReleaseRef{ID: b.Release.ID, Version: b.Release.Version},
+		Tables: &answer.TablesDiff{}, Logics: &answer.LogicsDiff{}}
 	n := 0
 	full := func() bool {
 		if n == limit {
@@ -209,12 +210,12 @@ func wantDiff(a, b *store.Snapshot, limit int) DiffOutput {
 	return out
 }
 
-func wantTableChange(a, b *store.Table) *TableChange {
-	c := TableChange{Name: b.Name, Connection: b.Connection}
+func wantTableChange(a, b *store.Table) *answer.TableChange {
+	c := answer.TableChange{Name: b.Name, Connection: b.Connection}
 	if a.Comment != b.Comment {
-		c.Comment = &TextChange{From: a.Comment, To: b.Comment}
+		c.Comment = &answer.TextChange{From: a.Comment, To: b.Comment}
 	}
-	cols := ColumnsDiff{}
+	cols := answer.ColumnsDiff{}
 	old := map[string]store.Column{}
 	for _, col := range a.Columns {
 		old[col.Name] = col
@@ -226,7 +227,7 @@ func wantTableChange(a, b *store.Table) *TableChange {
 			continue
 		}
 		delete(old, nc.Name)
-		ch := ColumnChange{Name: nc.Name}
+		ch := answer.ColumnChange{Name: nc.Name}
 		if oc.Type != nc.Type {
 			ch.From.Type, ch.To.Type = &oc.Type, &nc.Type
 		}
@@ -243,7 +244,7 @@ func wantTableChange(a, b *store.Table) *TableChange {
 		if oc.Comment != nc.Comment {
 			ch.From.Comment, ch.To.Comment = &oc.Comment, &nc.Comment
 		}
-		if ch.From != (ColumnAttrs{}) {
+		if ch.From != (answer.ColumnAttrs{}) {
 			cols.Changed = append(cols.Changed, ch)
 		}
 	}
@@ -256,14 +257,14 @@ func wantTableChange(a, b *store.Table) *TableChange {
 		c.Columns = &cols
 	}
 	if !slices.Equal(a.PrimaryKey, b.PrimaryKey) {
-		c.PrimaryKey = &KeyChange{From: append([]string{}, a.PrimaryKey...), To: append([]string{}, b.PrimaryKey...)}
+		c.PrimaryKey = &answer.KeyChange{From: append([]string{}, a.PrimaryKey...), To: append([]string{}, b.PrimaryKey...)}
 	}
 	ta, tb := wantTable(a, nil), wantTable(b, nil)
 	if added, removed := wantParts(ta.ForeignKeys, tb.ForeignKeys); added != nil || removed != nil {
-		c.ForeignKeys = &ForeignKeysDiff{Added: added, Removed: removed}
+		c.ForeignKeys = &answer.ForeignKeysDiff{Added: added, Removed: removed}
 	}
 	if added, removed := wantParts(ta.Indexes, tb.Indexes); added != nil || removed != nil {
-		c.Indexes = &IndexesDiff{Added: added, Removed: removed}
+		c.Indexes = &answer.IndexesDiff{Added: added, Removed: removed}
 	}
 	if c.Comment == nil && c.Columns == nil && c.PrimaryKey == nil && c.ForeignKeys == nil && c.Indexes == nil {
 		return nil
@@ -294,12 +295,12 @@ func wantParts[T any](a, b []T) (added, removed []T) {
 	return added, removed
 }
 
-func wantLogicChange(a, b *store.Logic) *LogicChange {
-	c := LogicChange{Name: b.Name, Fields: []string{}}
+func wantLogicChange(a, b *store.Logic) *answer.LogicChange {
+	c := answer.LogicChange{Name: b.Name, Fields: []string{}}
 	if a.SQL != b.SQL {
-		c.SQL, c.Fields = &TextChange{From: a.SQL, To: b.SQL}, append(c.Fields, "sql")
+		c.SQL, c.Fields = &answer.TextChange{From: a.SQL, To: b.SQL}, append(c.Fields, "sql")
 	}
-	p := ParamsDiff{}
+	p := answer.ParamsDiff{}
 	old := map[string]store.Param{}
 	for _, op := range a.Params {
 		old[op.Name] = op
@@ -311,14 +312,14 @@ func wantLogicChange(a, b *store.Logic) *LogicChange {
 			continue
 		}
 		delete(old, np.Name)
-		ch := ParamChange{Name: np.Name}
+		ch := answer.ParamChange{Name: np.Name}
 		if op.Type != np.Type {
 			ch.From.Type, ch.To.Type = &op.Type, &np.Type
 		}
 		if op.Required != np.Required {
 			ch.From.Required, ch.To.Required = &op.Required, &np.Required
 		}
-		if ch.From != (ParamAttrs{}) {
+		if ch.From != (answer.ParamAttrs{}) {
 			p.Changed = append(p.Changed, ch)
 		}
 	}
@@ -332,10 +333,10 @@ func wantLogicChange(a, b *store.Logic) *LogicChange {
 	}
 	wa, wb := wantLogic(a), wantLogic(b)
 	if wa.Auth.Required != wb.Auth.Required || !slices.Equal(slices.Sorted(slices.Values(wa.Auth.Roles)), slices.Sorted(slices.Values(wb.Auth.Roles))) {
-		c.Auth, c.Fields = &AuthChange{From: wa.Auth, To: wb.Auth}, append(c.Fields, "auth")
+		c.Auth, c.Fields = &answer.AuthChange{From: wa.Auth, To: wb.Auth}, append(c.Fields, "auth")
 	}
 	if a.Description != b.Description {
-		c.Description, c.Fields = &TextChange{From: a.Description, To: b.Description}, append(c.Fields, "description")
+		c.Description, c.Fields = &answer.TextChange{From: a.Description, To: b.Description}, append(c.Fields, "description")
 	}
 	if len(c.Fields) == 0 {
 		return nil

@@ -28,7 +28,10 @@ import (
 //   - decodes into its Go type with unknown fields refused,
 //   - validates against the output schema the tool advertises, and
 //   - is, member for member, the JSON that the Go type itself marshals to
-//     when it is built here, independently, from the snapshot document.
+//     when it is built here, independently, from the snapshot document;
+//     for the answers one statement composes whole (schema_get_table's
+//     qTableJSON into answer.Table, logic_get's qLogicJSON into
+//     answer.Logic), byte for byte, members in the type's order.
 //
 // So a change to the shape made in one place only (the SQL, or a field or
 // tag of a type) fails here.
@@ -76,8 +79,11 @@ func checkContract(t *testing.T, st *store.Store, target store.Target, snap *sto
 			}
 			answer, err := srv.getTable(ctx, &mcp.CallToolRequest{}, in)
 			if err == nil {
-				err = contractError(schemas["schema_get_table"], answer, new(Table),
-					wantTable(tb, refs[store.TableRef{Connection: tb.Connection, Name: tb.Name}]))
+				want := wantTable(tb, refs[store.TableRef{Connection: tb.Connection, Name: tb.Name}])
+				err = contractError(schemas["schema_get_table"], answer, new(Table), want)
+				if err == nil {
+					err = sameBytes(answer, want)
+				}
 			}
 			if err != nil {
 				return fmt.Errorf("schema_get_table %s.%s: %w", tb.Connection, tb.Name, err)
@@ -91,6 +97,9 @@ func checkContract(t *testing.T, st *store.Store, target store.Target, snap *sto
 			answer, err := srv.getLogic(ctx, &mcp.CallToolRequest{}, GetLogicInput{Name: Name(l.Name)})
 			if err == nil {
 				err = contractError(schemas["logic_get"], answer, new(Logic), wantLogic(l))
+				if err == nil {
+					err = sameBytes(answer, wantLogic(l))
+				}
 			}
 			if err != nil {
 				return fmt.Errorf("logic_get %s: %w", l.Name, err)
@@ -188,6 +197,24 @@ func contractError(schema *jsonschema.Resolved, answer []byte, got, want any) er
 	}
 	if !reflect.DeepEqual(doc, wantDoc) {
 		return fmt.Errorf("answer and Go type differ:\nsql: %s\ngo:  %s", answer, wantJSON)
+	}
+	return nil
+}
+
+// sameBytes checks that an answer composed by one SQL statement is, byte
+// for byte, what encoding/json writes for want (with <, > and & as they
+// are, as the statements write them): the statement writes the members
+// of the answer's Go type, in the type's order, and nothing else, so the
+// type is the whole of its shape.
+func sameBytes(answer []byte, want any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(want); err != nil {
+		return err
+	}
+	if goJSON := bytes.TrimSuffix(buf.Bytes(), []byte("\n")); !bytes.Equal(answer, goJSON) {
+		return fmt.Errorf("answer and Go type differ in bytes (order or spelling):\nsql: %s\ngo:  %s", answer, goJSON)
 	}
 	return nil
 }

@@ -61,11 +61,7 @@ func TestGoldenDemoTranscripts(t *testing.T) {
 	for _, g := range demoGoldenCalls {
 		t.Run(g.file, func(t *testing.T) {
 			res := call(t, cs, g.tool, g.args)
-			var tr transcript
-			tr.Request.Method = "tools/call"
-			tr.Request.Params.Name, tr.Request.Params.Arguments = g.tool, g.args
-			tr.Result.Content, tr.Result.StructuredContent, tr.Result.IsError = res.Content, res.StructuredContent, res.IsError
-			checkGolden(t, g.file+".json", tr)
+			checkGolden(t, g.file+".json", newTranscript(t, g.tool, g.args, res))
 		})
 	}
 }

@@ -84,10 +84,57 @@ type transcript struct {
 		} `json:"params"`
 	} `json:"request"`
 	Result struct {
-		Content           []mcp.Content `json:"content"`
-		StructuredContent any           `json:"structuredContent,omitempty"`
-		IsError           bool          `json:"isError"`
+		Content           []goldenContent `json:"content"`
+		StructuredContent any             `json:"structuredContent,omitempty"`
+		IsError           bool            `json:"isError"`
 	} `json:"result"`
+}
+
+// goldenContent is a content item of a golden transcript. A text that is
+// a JSON answer is kept as JSON, indented with the file, in the order of
+// its members, so that a change to an answer reads as a diff of lines
+// rather than of one long escaped string; any other text is kept as text.
+// Indenting loses nothing: an answer is compact JSON (newTranscript
+// checks), so the text is the JSON with its whitespace taken out.
+type goldenContent struct {
+	Type string          `json:"type"`
+	Text string          `json:"text,omitempty"`
+	JSON json.RawMessage `json:"json,omitempty"`
+}
+
+// newTranscript is the golden transcript of a call of tool with args that
+// returned res.
+func newTranscript(tb testing.TB, tool string, args any, res *mcp.CallToolResult) transcript {
+	tb.Helper()
+	var tr transcript
+	tr.Request.Method = "tools/call"
+	tr.Request.Params.Name, tr.Request.Params.Arguments = tool, args
+	for _, c := range res.Content {
+		text, ok := c.(*mcp.TextContent)
+		if !ok {
+			tb.Fatalf("%s: content %T, want *mcp.TextContent", tool, c)
+		}
+		tr.Result.Content = append(tr.Result.Content, textContent(tb, text.Text))
+	}
+	tr.Result.StructuredContent, tr.Result.IsError = res.StructuredContent, res.IsError
+	return tr
+}
+
+// textContent keeps text as JSON when it is a compact JSON object or
+// array, else as text.
+func textContent(tb testing.TB, text string) goldenContent {
+	tb.Helper()
+	if !strings.HasPrefix(text, "{") && !strings.HasPrefix(text, "[") || !json.Valid([]byte(text)) {
+		return goldenContent{Type: "text", Text: text}
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, []byte(text)); err != nil {
+		tb.Fatal(err)
+	}
+	if compact.String() != text {
+		tb.Fatalf("the answer is JSON but not compact: %s", text)
+	}
+	return goldenContent{Type: "text", JSON: json.RawMessage(text)}
 }
 
 func TestGoldenTranscripts(t *testing.T) {
@@ -95,11 +142,7 @@ func TestGoldenTranscripts(t *testing.T) {
 	for _, g := range goldenCalls {
 		t.Run(g.file, func(t *testing.T) {
 			res := call(t, cs, g.tool, g.args)
-			var tr transcript
-			tr.Request.Method = "tools/call"
-			tr.Request.Params.Name, tr.Request.Params.Arguments = g.tool, g.args
-			tr.Result.Content, tr.Result.StructuredContent, tr.Result.IsError = res.Content, res.StructuredContent, res.IsError
-			checkGolden(t, g.file+".json", tr)
+			checkGolden(t, g.file+".json", newTranscript(t, g.tool, g.args, res))
 		})
 	}
 }

@@ -28,12 +28,6 @@ type ReleaseInfo struct {
 	OtherReleasesTotal int `json:"otherReleasesTotal,omitempty" jsonschema:"how many other releases are cached, when there are more than otherReleases lists"`
 }
 
-// ReleaseRef names a cached release.
-type ReleaseRef struct {
-	ID      string `json:"id"`
-	Version int64  `json:"version"`
-}
-
 func (s *Server) addReleaseTools() {
 	addTool[ReleaseInfoInput, ReleaseInfo](s, &mcp.Tool{
 		Name:  "release_info",

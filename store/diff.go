@@ -1,11 +1,14 @@
 package store
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
+
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // schema_diff: what changed between two cached releases of a project and
@@ -53,8 +56,7 @@ type DiffRequest struct {
 // diffRelease is one side of a diff.
 type diffRelease struct {
 	row         int64
-	ID          string `json:"id"`
-	Version     int64  `json:"version"`
+	ref         answer.ReleaseRef
 	environment string
 }
 
@@ -122,19 +124,18 @@ SELECT l.id, '{"description":' || json_quote(coalesce(l.description, '')) || ',"
 FROM json_each(?1) j CROSS JOIN logics l ON l.id = j.value`)
 )
 
-// DiffJSON answers schema_diff for t: the JSON of mcpserver.DiffOutput.
-// A release that is not cached is NotFound, naming the command that
-// fetches it; one of another environment is WrongEnvironment; no release
-// older than To's is NotFound; no current release, when To is left out,
-// NoRelease.
-func (s *Store) DiffJSON(ctx context.Context, t Target, req DiffRequest) ([]byte, error) {
+// Diff answers schema_diff for t. A release that is not cached is
+// NotFound, naming the command that fetches it; one of another environment
+// is WrongEnvironment; no release older than To's is NotFound; no current
+// release, when To is left out, NoRelease.
+func (s *Store) Diff(ctx context.Context, t Target, req DiffRequest) (*answer.DiffOutput, error) {
 	limit := cmp.Or(req.Limit, DefaultDiffLimit)
 	if req.Whole {
 		limit = -1 // SQLite: no limit
 	} else if limit < 1 || limit > MaxDiffLimit {
 		return nil, Errorf(InvalidArgument, "limit must be between 1 and %d, got %d", MaxDiffLimit, req.Limit)
 	}
-	var out []byte
+	var out *answer.DiffOutput
 	err := s.view(ctx, func(tx readTx) error {
 		from, to, err := diffReleases(ctx, tx, t, req)
 		if err != nil {
@@ -151,17 +152,33 @@ func (s *Store) DiffJSON(ctx context.Context, t Target, req DiffRequest) ([]byte
 				return err
 			}
 		}
-		out, err = d.finish()
-		return err
+		out = &d.ans
+		return nil
 	})
 	return out, err
+}
+
+// DiffJSON is Diff as the JSON of its answer; <, > and & stay as they
+// are.
+func (s *Store) DiffJSON(ctx context.Context, t Target, req DiffRequest) ([]byte, error) {
+	d, err := s.Diff(ctx, t, req)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(d); err != nil {
+		return nil, fmt.Errorf("diff answer: %w", err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // diffReleases resolves the two releases of a request.
 func diffReleases(ctx context.Context, tx readTx, t Target, req DiffRequest) (from, to diffRelease, err error) {
 	scan := func(row *sql.Row) (diffRelease, error) {
 		var r diffRelease
-		err := row.Scan(&r.row, &r.ID, &r.Version, &r.environment)
+		err := row.Scan(&r.row, &r.ref.ID, &r.ref.Version, &r.environment)
 		return r, err
 	}
 	named := func(id string) (diffRelease, error) {
@@ -191,10 +208,10 @@ func diffReleases(ctx context.Context, tx readTx, t Target, req DiffRequest) (fr
 		from, err = named(req.From)
 		return from, to, err
 	}
-	from, err = scan(tx.row(ctx, qDiffBefore, t.Project, t.Environment, to.Version))
+	from, err = scan(tx.row(ctx, qDiffBefore, t.Project, t.Environment, to.ref.Version))
 	if err == sql.ErrNoRows {
 		err = Errorf(NotFound, "no release older than %s (version %d) is cached for %s/%s; fetch one with `hubsnap snapshot sync --release ID`",
-			to.ID, to.Version, t.Project, t.Environment)
+			to.ref.ID, to.ref.Version, t.Project, t.Environment)
 	}
 	return from, to, err
 }

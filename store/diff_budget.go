@@ -1,10 +1,11 @@
 package store
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"unicode/utf8"
+
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // The bounds of a schema_diff answer. Every entry (an added, removed or
@@ -13,7 +14,7 @@ import (
 // A changed table or logic too big for the room left is given in part,
 // its own lists cut, with its own "more", so that even a huge change
 // shows. Long texts (SQL, descriptions, comments, defaults) are cut to the
-// part around what changed, the cuts marked "…": a textChange says so
+// part around what changed, the cuts marked "…": a answer.TextChange says so
 // with "cut". Nothing of this applies to a Whole diff.
 
 // diffBytes is the most bytes of entries in an answer of limit entries:
@@ -34,7 +35,9 @@ const (
 
 // diffWriter builds a diff answer within its bounds.
 type diffWriter struct {
-	ans     diffAnswer
+	ans     answer.DiffOutput
+	from    int64 // the releases' row ids
+	to      int64
 	limit   int // -1 for none
 	whole   bool
 	room    int  // bytes left
@@ -43,7 +46,7 @@ type diffWriter struct {
 }
 
 func newDiffWriter(from, to diffRelease, limit int, whole bool) *diffWriter {
-	return &diffWriter{ans: diffAnswer{From: from, To: to}, limit: limit, whole: whole, room: diffBytes(limit)}
+	return &diffWriter{ans: answer.DiffOutput{From: from.ref, To: to.ref}, from: from.row, to: to.row, limit: limit, whole: whole, room: diffBytes(limit)}
 }
 
 // queryLimit is the LIMIT of an entries query: one more than the entries
@@ -81,11 +84,11 @@ func (d *diffWriter) fits(v any) bool {
 }
 
 func (d *diffWriter) tables(ctx context.Context, tx readTx) error {
-	d.ans.Tables = &diffTables{}
+	d.ans.Tables = &answer.TablesDiff{}
 	if d.stopped {
 		return nil
 	}
-	es, err := entries(ctx, tx, qDiffTables, true, d.ans.From.row, d.ans.To.row, d.queryLimit())
+	es, err := entries(ctx, tx, qDiffTables, true, d.from, d.to, d.queryLimit())
 	if err != nil {
 		return err
 	}
@@ -98,7 +101,7 @@ func (d *diffWriter) tables(ctx context.Context, tx readTx) error {
 		if d.full() {
 			return nil
 		}
-		ref := diffTableRef{Name: e.name, Connection: e.connection}
+		ref := answer.TableRef{Name: e.name, Connection: e.connection}
 		switch {
 		case e.from == 0 && d.fits(ref):
 			t.Added = append(t.Added, ref)
@@ -113,9 +116,9 @@ func (d *diffWriter) tables(ctx context.Context, tx readTx) error {
 				excerptTable(c)
 			}
 			if d.fits(c) {
-				t.Changed = append(t.Changed, c)
+				t.Changed = append(t.Changed, *c)
 			} else if part := shrinkTable(c, d.room); part != nil {
-				t.Changed = append(t.Changed, part)
+				t.Changed = append(t.Changed, *part)
 			}
 		}
 	}
@@ -123,11 +126,11 @@ func (d *diffWriter) tables(ctx context.Context, tx readTx) error {
 }
 
 func (d *diffWriter) logics(ctx context.Context, tx readTx) error {
-	d.ans.Logics = &diffLogics{}
+	d.ans.Logics = &answer.LogicsDiff{}
 	if d.stopped {
 		return nil
 	}
-	es, err := entries(ctx, tx, qDiffLogics, false, d.ans.From.row, d.ans.To.row, d.queryLimit())
+	es, err := entries(ctx, tx, qDiffLogics, false, d.from, d.to, d.queryLimit())
 	if err != nil {
 		return err
 	}
@@ -154,24 +157,13 @@ func (d *diffWriter) logics(ctx context.Context, tx readTx) error {
 				excerptLogic(c)
 			}
 			if d.fits(c) {
-				l.Changed = append(l.Changed, c)
+				l.Changed = append(l.Changed, *c)
 			} else if part := shrinkLogic(c, d.room); part != nil {
-				l.Changed = append(l.Changed, part)
+				l.Changed = append(l.Changed, *part)
 			}
 		}
 	}
 	return nil
-}
-
-// finish marshals the answer; <, > and & stay as they are.
-func (d *diffWriter) finish() ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(d.ans); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 func jsonSize(v any) int {
@@ -184,13 +176,13 @@ func jsonSize(v any) int {
 
 // shrinkTable returns as much of c as fits in room bytes, marked More, or
 // nil when not even its name does.
-func shrinkTable(c *tableChange, room int) *tableChange {
-	out := &tableChange{Name: c.Name, Connection: c.Connection, Comment: c.Comment, PrimaryKey: c.PrimaryKey, More: true}
+func shrinkTable(c *answer.TableChange, room int) *answer.TableChange {
+	out := &answer.TableChange{Name: c.Name, Connection: c.Connection, Comment: c.Comment, PrimaryKey: c.PrimaryKey, More: true}
 	size := jsonSize(out) + 1
 	if size > room {
 		return nil
 	}
-	cols, fks, ixs := &columnsDiff{}, &partsDiff{}, &partsDiff{}
+	cols, fks, ixs := &answer.ColumnsDiff{}, &answer.ForeignKeysDiff{}, &answer.IndexesDiff{}
 	var items []listItem
 	if c.Columns != nil {
 		items = appendItems(items, c.Columns.Added, &cols.Added)
@@ -219,7 +211,7 @@ func shrinkTable(c *tableChange, room int) *tableChange {
 }
 
 // shrinkLogic is shrinkTable for a logic: its params are cut.
-func shrinkLogic(c *logicChange, room int) *logicChange {
+func shrinkLogic(c *answer.LogicChange, room int) *answer.LogicChange {
 	out := *c
 	out.Params, out.More = nil, true
 	size := jsonSize(&out) + 1
@@ -227,7 +219,7 @@ func shrinkLogic(c *logicChange, room int) *logicChange {
 		return nil
 	}
 	if c.Params != nil {
-		p := &paramsDiff{}
+		p := &answer.ParamsDiff{}
 		var items []listItem
 		items = appendItems(items, c.Params.Added, &p.Added)
 		items = appendItems(items, c.Params.Removed, &p.Removed)
@@ -271,9 +263,9 @@ func take(items []listItem, room int) int {
 }
 
 // excerptTable cuts the long texts of a table change.
-func excerptTable(c *tableChange) {
+func excerptTable(c *answer.TableChange) {
 	if c.Comment != nil {
-		c.Comment.excerpt(textExcerpt)
+		excerptText(c.Comment, textExcerpt)
 	}
 	if c.Columns == nil {
 		return
@@ -290,16 +282,17 @@ func excerptTable(c *tableChange) {
 }
 
 // excerptLogic cuts the long texts of a logic change.
-func excerptLogic(c *logicChange) {
+func excerptLogic(c *answer.LogicChange) {
 	if c.SQL != nil {
-		c.SQL.excerpt(sqlExcerpt)
+		excerptText(c.SQL, sqlExcerpt)
 	}
 	if c.Description != nil {
-		c.Description.excerpt(textExcerpt)
+		excerptText(c.Description, textExcerpt)
 	}
 }
 
-func (t *textChange) excerpt(limit int) {
+// excerptText cuts a long text change around what changed.
+func excerptText(t *answer.TextChange, limit int) {
 	t.From, t.To, t.Cut = changeExcerpt(t.From, t.To, limit)
 }
 

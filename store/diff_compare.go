@@ -3,20 +3,21 @@ package store
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
-// The comparison of one changed table or logic, and the answer's shape:
-// the types below marshal to the JSON of mcpserver.DiffOutput (the tests
-// hold the two together). Absent values are "" (a comment, a default, a
+// The comparison of one changed table or logic, into the types of
+// answer.DiffOutput. Absent values are "" (a comment, a default, a
 // description) and [] (an enum): a change from or to "none" shows them so.
 
 // tableDoc is what schema_diff compares of a table (qDiffTableDocs).
 type tableDoc struct {
-	Comment     string            `json:"comment"`
-	Columns     []columnDoc       `json:"columns"`
-	PrimaryKey  []string          `json:"primaryKey"`
-	ForeignKeys []json.RawMessage `json:"foreignKeys"` // as schema_get_table shows them
-	Indexes     []json.RawMessage `json:"indexes"`
+	Comment     string              `json:"comment"`
+	Columns     []columnDoc         `json:"columns"`
+	PrimaryKey  []string            `json:"primaryKey"`
+	ForeignKeys []answer.ForeignKey `json:"foreignKeys"`
+	Indexes     []answer.Index      `json:"indexes"`
 }
 
 type columnDoc struct {
@@ -30,10 +31,10 @@ type columnDoc struct {
 
 // logicDoc is what schema_diff compares of a logic (qDiffLogicDocs).
 type logicDoc struct {
-	Description string     `json:"description"`
-	SQL         string     `json:"sql"`
-	Params      []paramDoc `json:"params"`
-	Auth        authDoc    `json:"auth"`
+	Description string      `json:"description"`
+	SQL         string      `json:"sql"`
+	Params      []paramDoc  `json:"params"`
+	Auth        answer.Auth `json:"auth"`
 }
 
 type paramDoc struct {
@@ -42,115 +43,18 @@ type paramDoc struct {
 	Required bool   `json:"required"`
 }
 
-type authDoc struct {
-	Required bool     `json:"required"`
-	Roles    []string `json:"roles"`
-}
-
-// The answer.
-type (
-	diffAnswer struct {
-		From   diffRelease `json:"from"`
-		To     diffRelease `json:"to"`
-		Tables *diffTables `json:"tables,omitempty"`
-		Logics *diffLogics `json:"logics,omitempty"`
-		More   bool        `json:"more,omitempty"`
-	}
-	diffTables struct {
-		Added   []diffTableRef `json:"added,omitempty"`
-		Removed []diffTableRef `json:"removed,omitempty"`
-		Changed []*tableChange `json:"changed,omitempty"`
-	}
-	diffTableRef struct {
-		Name       string `json:"name"`
-		Connection string `json:"connection"`
-	}
-	tableChange struct {
-		Name        string       `json:"name"`
-		Connection  string       `json:"connection"`
-		Comment     *textChange  `json:"comment,omitempty"`
-		Columns     *columnsDiff `json:"columns,omitempty"`
-		PrimaryKey  *keyChange   `json:"primaryKey,omitempty"`
-		ForeignKeys *partsDiff   `json:"foreignKeys,omitempty"`
-		Indexes     *partsDiff   `json:"indexes,omitempty"`
-		More        bool         `json:"more,omitempty"`
-	}
-	textChange struct {
-		From string `json:"from"`
-		To   string `json:"to"`
-		Cut  bool   `json:"cut,omitempty"`
-	}
-	columnsDiff struct {
-		Added   []string       `json:"added,omitempty"`
-		Removed []string       `json:"removed,omitempty"`
-		Changed []columnChange `json:"changed,omitempty"`
-	}
-	columnChange struct {
-		Name string      `json:"name"`
-		From columnAttrs `json:"from"`
-		To   columnAttrs `json:"to"`
-	}
-	columnAttrs struct {
-		Type     *string   `json:"type,omitempty"`
-		Nullable *bool     `json:"nullable,omitempty"`
-		Default  *string   `json:"default,omitempty"`
-		Enum     *[]string `json:"enum,omitempty"`
-		Comment  *string   `json:"comment,omitempty"`
-	}
-	keyChange struct {
-		From []string `json:"from"`
-		To   []string `json:"to"`
-	}
-	partsDiff struct {
-		Added   []json.RawMessage `json:"added,omitempty"`
-		Removed []json.RawMessage `json:"removed,omitempty"`
-	}
-	diffLogics struct {
-		Added   []string       `json:"added,omitempty"`
-		Removed []string       `json:"removed,omitempty"`
-		Changed []*logicChange `json:"changed,omitempty"`
-	}
-	logicChange struct {
-		Name        string      `json:"name"`
-		Fields      []string    `json:"fields"`
-		SQL         *textChange `json:"sql,omitempty"`
-		Params      *paramsDiff `json:"params,omitempty"`
-		Auth        *authChange `json:"auth,omitempty"`
-		Description *textChange `json:"description,omitempty"`
-		More        bool        `json:"more,omitempty"`
-	}
-	paramsDiff struct {
-		Added   []string      `json:"added,omitempty"`
-		Removed []string      `json:"removed,omitempty"`
-		Changed []paramChange `json:"changed,omitempty"`
-	}
-	paramChange struct {
-		Name string     `json:"name"`
-		From paramAttrs `json:"from"`
-		To   paramAttrs `json:"to"`
-	}
-	paramAttrs struct {
-		Type     *string `json:"type,omitempty"`
-		Required *bool   `json:"required,omitempty"`
-	}
-	authChange struct {
-		From authDoc `json:"from"`
-		To   authDoc `json:"to"`
-	}
-)
-
 // compareTables returns the change from a to b, nil when nothing that
 // schema_diff compares differs.
-func compareTables(name, connection string, a, b *tableDoc) *tableChange {
-	c := &tableChange{Name: name, Connection: connection}
+func compareTables(name, connection string, a, b *tableDoc) *answer.TableChange {
+	c := &answer.TableChange{Name: name, Connection: connection}
 	if a.Comment != b.Comment {
-		c.Comment = &textChange{From: a.Comment, To: b.Comment}
+		c.Comment = &answer.TextChange{From: a.Comment, To: b.Comment}
 	}
 	old := map[string]*columnDoc{}
 	for i := range a.Columns {
 		old[a.Columns[i].Name] = &a.Columns[i]
 	}
-	cols := &columnsDiff{}
+	cols := &answer.ColumnsDiff{}
 	for i := range b.Columns {
 		nc := &b.Columns[i]
 		oc, ok := old[nc.Name]
@@ -172,10 +76,14 @@ func compareTables(name, connection string, a, b *tableDoc) *tableChange {
 		c.Columns = cols
 	}
 	if !slices.Equal(a.PrimaryKey, b.PrimaryKey) {
-		c.PrimaryKey = &keyChange{From: a.PrimaryKey, To: b.PrimaryKey}
+		c.PrimaryKey = &answer.KeyChange{From: a.PrimaryKey, To: b.PrimaryKey}
 	}
-	c.ForeignKeys = compareParts(a.ForeignKeys, b.ForeignKeys)
-	c.Indexes = compareParts(a.Indexes, b.Indexes)
+	if added, removed := compareParts(a.ForeignKeys, b.ForeignKeys); added != nil || removed != nil {
+		c.ForeignKeys = &answer.ForeignKeysDiff{Added: added, Removed: removed}
+	}
+	if added, removed := compareParts(a.Indexes, b.Indexes); added != nil || removed != nil {
+		c.Indexes = &answer.IndexesDiff{Added: added, Removed: removed}
+	}
 	if c.Comment == nil && c.Columns == nil && c.PrimaryKey == nil && c.ForeignKeys == nil && c.Indexes == nil {
 		return nil
 	}
@@ -183,8 +91,8 @@ func compareTables(name, connection string, a, b *tableDoc) *tableChange {
 }
 
 // compareColumns returns the attributes of a column that changed.
-func compareColumns(a, b *columnDoc) (columnChange, bool) {
-	ch := columnChange{Name: b.Name}
+func compareColumns(a, b *columnDoc) (answer.ColumnChange, bool) {
+	ch := answer.ColumnChange{Name: b.Name}
 	changed := false
 	if a.Type != b.Type {
 		ch.From.Type, ch.To.Type, changed = &a.Type, &b.Type, true
@@ -208,38 +116,41 @@ func compareColumns(a, b *columnDoc) (columnChange, bool) {
 // compareParts compares foreign keys or indexes whole, as multisets of
 // their JSON: those only in b are added, those only in a removed, each
 // in its table's order.
-func compareParts(a, b []json.RawMessage) *partsDiff {
+func compareParts[T any](a, b []T) (added, removed []T) {
+	key := func(p T) string {
+		js, err := json.Marshal(p)
+		if err != nil { // the answer's types always marshal
+			panic(err)
+		}
+		return string(js)
+	}
 	count := map[string]int{}
 	for _, p := range a {
-		count[string(p)]++
+		count[key(p)]++
 	}
-	d := &partsDiff{}
 	for _, p := range b {
-		if count[string(p)] > 0 {
-			count[string(p)]--
+		if k := key(p); count[k] > 0 {
+			count[k]--
 		} else {
-			d.Added = append(d.Added, p)
+			added = append(added, p)
 		}
 	}
 	for _, p := range a {
-		if count[string(p)] > 0 {
-			count[string(p)]--
-			d.Removed = append(d.Removed, p)
+		if k := key(p); count[k] > 0 {
+			count[k]--
+			removed = append(removed, p)
 		}
 	}
-	if d.Added == nil && d.Removed == nil {
-		return nil
-	}
-	return d
+	return added, removed
 }
 
 // compareLogics returns the change from a to b, nil when nothing that
 // schema_diff compares differs. Fields names what changed, in the order
 // sql, params, auth, description.
-func compareLogics(name string, a, b *logicDoc) *logicChange {
-	c := &logicChange{Name: name, Fields: []string{}}
+func compareLogics(name string, a, b *logicDoc) *answer.LogicChange {
+	c := &answer.LogicChange{Name: name, Fields: []string{}}
 	if a.SQL != b.SQL {
-		c.SQL = &textChange{From: a.SQL, To: b.SQL}
+		c.SQL = &answer.TextChange{From: a.SQL, To: b.SQL}
 		c.Fields = append(c.Fields, "sql")
 	}
 	if p := compareParams(a.Params, b.Params); p != nil {
@@ -248,11 +159,12 @@ func compareLogics(name string, a, b *logicDoc) *logicChange {
 	}
 	ra, rb := slices.Sorted(slices.Values(a.Auth.Roles)), slices.Sorted(slices.Values(b.Auth.Roles))
 	if a.Auth.Required != b.Auth.Required || !slices.Equal(ra, rb) {
-		c.Auth = &authChange{From: authDoc{a.Auth.Required, nonNil(a.Auth.Roles)}, To: authDoc{b.Auth.Required, nonNil(b.Auth.Roles)}}
+		c.Auth = &answer.AuthChange{From: answer.Auth{Required: a.Auth.Required, Roles: nonNil(a.Auth.Roles)},
+			To: answer.Auth{Required: b.Auth.Required, Roles: nonNil(b.Auth.Roles)}}
 		c.Fields = append(c.Fields, "auth")
 	}
 	if a.Description != b.Description {
-		c.Description = &textChange{From: a.Description, To: b.Description}
+		c.Description = &answer.TextChange{From: a.Description, To: b.Description}
 		c.Fields = append(c.Fields, "description")
 	}
 	if len(c.Fields) == 0 {
@@ -262,12 +174,12 @@ func compareLogics(name string, a, b *logicDoc) *logicChange {
 }
 
 // compareParams compares parameters by name; their order is not compared.
-func compareParams(a, b []paramDoc) *paramsDiff {
+func compareParams(a, b []paramDoc) *answer.ParamsDiff {
 	old := map[string]*paramDoc{}
 	for i := range a {
 		old[a[i].Name] = &a[i]
 	}
-	d := &paramsDiff{}
+	d := &answer.ParamsDiff{}
 	for i := range b {
 		np := &b[i]
 		op, ok := old[np.Name]
@@ -276,7 +188,7 @@ func compareParams(a, b []paramDoc) *paramsDiff {
 			continue
 		}
 		delete(old, np.Name)
-		ch := paramChange{Name: np.Name}
+		ch := answer.ParamChange{Name: np.Name}
 		if op.Type != np.Type {
 			ch.From.Type, ch.To.Type = &op.Type, &np.Type
 		}

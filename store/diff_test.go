@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // changedSample is sampleSnapshot as release rel_43 (version 43), with
@@ -212,7 +214,7 @@ func TestDiffLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ans diffAnswer
+	var ans answer.DiffOutput
 	if err := json.Unmarshal(got, &ans); err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +228,7 @@ func TestDiffLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ans = diffAnswer{}
+	ans = answer.DiffOutput{}
 	if err := json.Unmarshal(got, &ans); err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +264,7 @@ func TestDiffBytes(t *testing.T) {
 	if len(got) > 64<<10 {
 		t.Errorf("answer is %d bytes", len(got))
 	}
-	var ans diffAnswer
+	var ans answer.DiffOutput
 	if err := json.Unmarshal(got, &ans); err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +293,7 @@ func TestDiffBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ans = diffAnswer{}
+	ans = answer.DiffOutput{}
 	if err := json.Unmarshal(got, &ans); err != nil {
 		t.Fatal(err)
 	}

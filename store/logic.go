@@ -17,7 +17,7 @@ const (
 
 var (
 	// qLogicJSON is the logic_get answer for logic ?2 of release ?1: the
-	// JSON of mcpserver.Logic, written whole by SQLite (see qTablesByName).
+	// JSON of answer.Logic, written whole by SQLite (see qTableJSON).
 	qLogicJSON = readQuery(`
 SELECT '{"name":' || json_quote(l.name)
 	|| iif(l.description IS NULL, '', ',"description":' || json_quote(l.description))
@@ -86,7 +86,7 @@ SELECT '{"name":' || json_quote(l.name)
 FROM l`)
 
 // LogicJSON returns the logic_get answer for a logic of t's current
-// release, as the JSON of mcpserver.Logic; NotFound when unknown. An
+// release, as the JSON of answer.Logic; NotFound when unknown. An
 // answer longer than AnswerBudget is cut (see qLogicCut).
 func (s *Store) LogicJSON(ctx context.Context, t Target, name string) ([]byte, error) {
 	ctx = bounded(ctx)

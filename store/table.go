@@ -12,10 +12,19 @@ import (
 const (
 	insertTable = `INSERT INTO tables (id, release, connection, name, comment, position, digest)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`
-	insertColumn = `INSERT INTO columns (table_id, position, name, type, nullable, comment, default_value, enum_values, pk_position)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	insertIndex = `INSERT INTO indexes (table_id, position, name, columns, is_unique)
-		VALUES (?, ?, ?, ?, ?)`
+	// insertColumn and insertIndex write a row with its part of the
+	// schema_get_table answer (columnJSON, indexJSON). The VALUES tuple is
+	// what a batch repeats for more rows.
+	insertColumn = `INSERT INTO columns (table_id, position, name, type, nullable, comment, default_value, enum_values,
+		pk_position, json)
+	SELECT table_id, position, name, type, nullable, comment, default_value, enum_values, pk_position, ` + columnJSON + `
+	FROM (SELECT column1 AS table_id, column2 AS position, column3 AS name, column4 AS type, column5 AS nullable,
+			column6 AS comment, column7 AS default_value, column8 AS enum_values, column9 AS pk_position
+		FROM (VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)))`
+	insertIndex = `INSERT INTO indexes (table_id, position, name, columns, is_unique, json)
+	SELECT table_id, position, name, columns, is_unique, ` + indexJSON + `
+	FROM (SELECT column1 AS table_id, column2 AS position, column3 AS name, column4 AS columns, column5 AS is_unique
+		FROM (VALUES (?, ?, ?, ?, ?)))`
 )
 
 // The pages of schema_list_tables: the JSON array of the tables after the

@@ -11,10 +11,46 @@ import (
 // The answer of schema_get_table: the whole table in one statement, or,
 // for a table whose answer would pass AnswerBudget, the cut answer.
 
+// The parts of a table's answer, each as schema_get_table shows it: SQL
+// expressions over one row of columns, foreign_keys or indexes, written
+// here once. The INSERTs of those rows (table.go, foreign_key.go) store
+// them in the rows' json and ref_json columns, and the statements that
+// compose answers (qTableJSON and qTableCut below, qDiffTableDocs) read
+// them as they are: composing the parts at every call would cost more than
+// the rest of the answer (docs/index.md, "Answers and plain data").
+// Optional members are left out rather than null: a NULL argument of
+// concat() adds nothing, where json_quote(NULL) would add null.
+const (
+	// columnJSON is a column as answer.Column.
+	columnJSON = `concat('{"name":', json_quote(name), ',"type":', json_quote(type),
+		',"nullable":', iif(nullable, 'true', 'false'),
+		iif(comment IS NULL, NULL, concat(',"comment":', json_quote(comment))),
+		iif(default_value IS NULL, NULL, concat(',"default":', json_quote(default_value))),
+		iif(enum_values IS NULL, NULL, concat(',"enum":', enum_values)), '}')`
+	// foreignKeyJSON is a foreign key as answer.ForeignKey, among its own
+	// table's foreignKeys.
+	foreignKeyJSON = `concat('{', iif(name IS NULL, NULL, concat('"name":', json_quote(name), ',')),
+		iif(json_array_length(columns) = 1, concat('"column":', columns -> 0, ','), NULL),
+		'"columns":', columns, ',"references":{"table":', json_quote(ref_table),
+		iif(ref_connection = connection, NULL, concat(',"connection":', json_quote(ref_connection))),
+		iif(json_array_length(ref_columns) = 1, concat(',"column":', ref_columns -> 0), NULL),
+		',"columns":', ref_columns, '}',
+		iif(on_delete IS NULL, NULL, concat(',"onDelete":', json_quote(on_delete))), '}')`
+	// referenceJSON is a foreign key as answer.Reference, among the
+	// referenced table's referencedBy.
+	referenceJSON = `concat('{"table":', json_quote(table_name),
+		iif(connection = ref_connection, NULL, concat(',"connection":', json_quote(connection))),
+		iif(name IS NULL, NULL, concat(',"name":', json_quote(name))),
+		',"columns":', columns, ',"referencedColumns":', ref_columns, '}')`
+	// indexJSON is an index as answer.Index.
+	indexJSON = `concat('{', iif(name IS NULL, NULL, concat('"name":', json_quote(name), ',')),
+		'"columns":', columns, ',"unique":', iif(is_unique, 'true', 'false'), '}')`
+)
+
 // qTableJSON finds the tables named ?3 (in connection ?4, or in any when
 // ?4 is NULL) of the current release of project ?1 and environment ?2,
 // and composes the schema_get_table answer of each: the JSON of
-// mcpserver.Table, written whole by SQLite. A caller needs two rows at
+// answer.Table, written whole by SQLite. A caller needs two rows at
 // most: a second means the bare name is ambiguous. No row means no current
 // release; a row without a table, no such table.
 //
@@ -149,7 +185,7 @@ SELECT '{"name":' || json_quote(t.name) || ',"connection":' || json_quote(t.conn
 FROM t`)
 
 // TableJSON returns the schema_get_table answer for a table of t's current
-// release, as the JSON of mcpserver.Table. With connection "", the name
+// release, as the JSON of answer.Table. With connection "", the name
 // must be unique across connections: Ambiguous lists the qualified names
 // otherwise. An unknown table is NotFound.
 //

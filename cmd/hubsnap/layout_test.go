@@ -95,19 +95,23 @@ func fileExists(p string) bool {
 // that stand alone: hubtest, atomicfile and the leaves. Every layer may use
 // atomicfile, the one way to replace a file.
 var allowed = map[string][]string{
-	"cmd":        {"cmd", "indexer", "hubtest", "mcpserver", "store", "atomicfile", "migrations", "snapshot", "analysis"},
-	"indexer":    {"indexer", "store", "atomicfile", "migrations", "snapshot", "analysis"},
+	"cmd":        {"cmd", "indexer", "hubtest", "mcpserver", "store", "atomicfile", "migrations", "snapshot", "analysis", "answer"},
+	"indexer":    {"indexer", "store", "atomicfile", "migrations", "snapshot", "analysis", "answer"},
 	"hubtest":    {},
-	"mcpserver":  {"mcpserver", "store", "atomicfile", "migrations", "snapshot", "analysis"},
-	"store":      {"store", "atomicfile", "migrations", "snapshot", "analysis"},
+	"mcpserver":  {"mcpserver", "store", "atomicfile", "migrations", "snapshot", "analysis", "answer"},
+	"store":      {"store", "atomicfile", "migrations", "snapshot", "analysis", "answer"},
 	"snapshot":   {},
 	"analysis":   {"analysis"},
 	"atomicfile": {},
+	"answer":     {},
 	"migrations": {},
 }
 
+// store/answer holds the Go types of the answers (the tools' output
+// schemas), which store builds and mcpserver and cmd read: a leaf too.
+
 // stdOnly are the layers that may import the standard library only.
-var stdOnly = []string{"atomicfile"}
+var stdOnly = []string{"atomicfile", "answer"}
 
 // noSQL are the layers that must not reach SQLite: the leaves hold the
 // model and its analysis, which every output reads without an index.
@@ -124,6 +128,7 @@ func layer(dir string) string {
 		{"indexer/snapshot", "snapshot"},
 		{"indexer/analysis", "analysis"},
 		{"store/atomicfile", "atomicfile"},
+		{"store/answer", "answer"},
 	} {
 		if dir == sub.dir || strings.HasPrefix(dir, sub.dir+"/") {
 			return sub.layer

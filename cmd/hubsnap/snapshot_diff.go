@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hubsnap/hubsnap/indexer"
-	"github.com/hubsnap/hubsnap/mcpserver"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -79,23 +77,17 @@ func runDiff(ctx context.Context, opts *diffOptions) error {
 		return err
 	}
 	defer c.Close()
-	answer, err := c.Store().DiffJSON(ctx, store.Target{Project: opts.Project, Environment: opts.Environment},
+	d, err := c.Store().Diff(ctx, store.Target{Project: opts.Project, Environment: opts.Environment},
 		store.DiffRequest{From: opts.From, To: opts.To, Tables: true, Logics: true, Whole: true})
 	if err != nil {
 		return err // a release of another environment is WRONG_ENVIRONMENT: exit 1
 	}
 	if opts.JSON {
-		var buf bytes.Buffer
-		if err := json.Indent(&buf, answer, "", "  "); err != nil {
-			return err
-		}
-		buf.WriteByte('\n')
-		_, err := opts.Stdout.Write(buf.Bytes())
-		return err
+		// The schema_diff answer, indented: <, > and & stay as they are.
+		enc := json.NewEncoder(opts.Stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(d)
 	}
-	var d mcpserver.DiffOutput
-	if err := json.Unmarshal(answer, &d); err != nil {
-		return fmt.Errorf("read the diff: %w", err)
-	}
-	return writeDiff(opts.Stdout, opts.Project+"/"+opts.Environment, &d, opts.Color)
+	return writeDiff(opts.Stdout, opts.Project+"/"+opts.Environment, d, opts.Color)
 }

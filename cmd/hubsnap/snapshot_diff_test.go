@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hubsnap/hubsnap/mcpserver"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // demoCLI is a cli whose cache holds the demo's two releases, rel_42
@@ -79,7 +79,7 @@ func TestSnapshotDiff(t *testing.T) {
 	r = c.ok("snapshot", "diff", "--json")
 	dec := json.NewDecoder(strings.NewReader(r.stdout))
 	dec.DisallowUnknownFields()
-	var d mcpserver.DiffOutput
+	var d answer.DiffOutput
 	if err := dec.Decode(&d); err != nil {
 		t.Fatalf("--json: %v\n%s", err, r.stdout)
 	}
@@ -113,8 +113,8 @@ func TestSnapshotDiffErrors(t *testing.T) {
 // On a terminal the marks are coloured.
 func TestDiffColour(t *testing.T) {
 	var buf bytes.Buffer
-	d := &mcpserver.DiffOutput{Tables: &mcpserver.TablesDiff{Added: []mcpserver.TableRef{{Name: "reviews", Connection: "main"}},
-		Removed: []mcpserver.TableRef{{Name: "events", Connection: "analytics"}}}}
+	d := &answer.DiffOutput{Tables: &answer.TablesDiff{Added: []answer.TableRef{{Name: "reviews", Connection: "main"}},
+		Removed: []answer.TableRef{{Name: "events", Connection: "analytics"}}}}
 	if err := writeDiff(&buf, "shop/dev", d, true); err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hubsnap/hubsnap/mcpserver"
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // writeDiff prints a diff for a person:
@@ -27,7 +27,7 @@ import (
 // Each table or logic is one line, marked + (added), - (removed) or ~
 // (changed), in name order; what changed in it follows, indented, one
 // line each. With color, the marks and names are green, red and yellow.
-func writeDiff(w io.Writer, target string, d *mcpserver.DiffOutput, color bool) error {
+func writeDiff(w io.Writer, target string, d *answer.DiffOutput, color bool) error {
 	p := &diffPrinter{w: bufio.NewWriter(w), color: color}
 	p.line(0, "%s: %s (version %d) -> %s (version %d)", target, d.From.ID, d.From.Version, d.To.ID, d.To.Version)
 	empty := true
@@ -71,11 +71,11 @@ func (p *diffPrinter) mark(m byte, name string) string {
 	return "\033[" + code + "m" + s + "\033[0m"
 }
 
-func (p *diffPrinter) tables(t *mcpserver.TablesDiff) {
+func (p *diffPrinter) tables(t *answer.TablesDiff) {
 	type entry struct {
 		mark       byte
 		name, conn string
-		change     *mcpserver.TableChange
+		change     *answer.TableChange
 	}
 	var es []entry
 	for _, r := range t.Added {
@@ -103,7 +103,7 @@ func (p *diffPrinter) tables(t *mcpserver.TablesDiff) {
 	}
 }
 
-func (p *diffPrinter) tableChange(c *mcpserver.TableChange) {
+func (p *diffPrinter) tableChange(c *answer.TableChange) {
 	if c.Comment != nil {
 		p.line(3, "comment: %s -> %s", quoted(c.Comment.From), quoted(c.Comment.To))
 	}
@@ -139,11 +139,11 @@ func (p *diffPrinter) tableChange(c *mcpserver.TableChange) {
 	}
 }
 
-func (p *diffPrinter) logics(l *mcpserver.LogicsDiff) {
+func (p *diffPrinter) logics(l *answer.LogicsDiff) {
 	type entry struct {
 		mark   byte
 		name   string
-		change *mcpserver.LogicChange
+		change *answer.LogicChange
 	}
 	var es []entry
 	for _, n := range l.Added {
@@ -197,7 +197,7 @@ func (p *diffPrinter) logics(l *mcpserver.LogicsDiff) {
 }
 
 // columnChanges describes the attributes of a column that changed.
-func columnChanges(ch mcpserver.ColumnChange) string {
+func columnChanges(ch answer.ColumnChange) string {
 	var parts []string
 	f, t := ch.From, ch.To
 	if f.Type != nil {
@@ -218,7 +218,7 @@ func columnChanges(ch mcpserver.ColumnChange) string {
 	return strings.Join(parts, ", ")
 }
 
-func foreignKey(fk mcpserver.ForeignKey) string {
+func foreignKey(fk answer.ForeignKey) string {
 	s := ""
 	if fk.Name != "" {
 		s = fk.Name + " "
@@ -234,7 +234,7 @@ func foreignKey(fk mcpserver.ForeignKey) string {
 	return s
 }
 
-func index(ix mcpserver.Index) string {
+func index(ix answer.Index) string {
 	s := "index "
 	if ix.Unique {
 		s = "unique index "
@@ -245,7 +245,7 @@ func index(ix mcpserver.Index) string {
 	return s + names(ix.Columns)
 }
 
-func authText(a mcpserver.Auth) string {
+func authText(a answer.Auth) string {
 	s := "not required"
 	if a.Required {
 		s = "required"
