@@ -299,6 +299,12 @@ func deleteRelease(ctx context.Context, tx *sql.Tx, key ReleaseKey) error {
 		{`DELETE FROM schema_finding_counts WHERE release = ?`, []any{id}},
 		{`DELETE FROM tables WHERE id >= ? AND id < ?`, []any{lo, hi}},
 		{`DELETE FROM logic_params WHERE logic_id >= ? AND logic_id < ?`, []any{lo, hi}},
+		{`DELETE FROM logic_analysis WHERE logic_id >= ? AND logic_id < ?`, []any{lo, hi}}, // logic_analysis.go
+		{`DELETE FROM logic_results WHERE logic_id >= ? AND logic_id < ?`, []any{lo, hi}},
+		{`DELETE FROM logic_bindings WHERE logic_id >= ? AND logic_id < ?`, []any{lo, hi}},
+		{`DELETE FROM logic_problems WHERE logic_id >= ? AND logic_id < ?`, []any{lo, hi}},
+		{`DELETE FROM logic_tables WHERE release = ?`, []any{id}},
+		{`DELETE FROM release_analysis WHERE release = ?`, []any{id}},
 		{`DELETE FROM logics WHERE id >= ? AND id < ?`, []any{lo, hi}},
 		{`DELETE FROM connections WHERE release = ?`, []any{id}},
 		{`DELETE FROM current_releases WHERE release = ?`, []any{id}},

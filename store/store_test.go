@@ -59,6 +59,18 @@ func embeddedMigrations(tb testing.TB) []string {
 	return names
 }
 
+// newestMigration is the version of the newest embedded migration (the
+// schema version of a migrated index). Versions may skip one reserved
+// by a branch not merged yet (0008 while 0009 is here).
+func newestMigration(tb testing.TB) int {
+	tb.Helper()
+	files, err := migrationFiles()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return files[len(files)-1].version
+}
+
 func TestOpenMigrates(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "index.db")
@@ -126,8 +138,13 @@ func TestMigrationFiles(t *testing.T) {
 		t.Fatalf("migrationFiles() = %d files, want %d", len(got), len(files))
 	}
 	for i, m := range got {
-		if m.name != files[i] || m.version != i+1 {
-			t.Errorf("migration %d = %+v, want %s with version %d (numbered from 1, no gaps)", i, m, files[i], i+1)
+		// Numbered from 1 in order; 0008 is reserved for another branch.
+		want := i + 1
+		if want >= 8 {
+			want++
+		}
+		if m.name != files[i] || m.version != want {
+			t.Errorf("migration %d = %+v, want %s with version %d (numbered from 1, no gaps but 8)", i, m, files[i], want)
 		}
 	}
 }

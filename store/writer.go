@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/hubsnap/hubsnap/indexer/analysis"
 )
 
 // WriteOptions say what WriteRelease does besides storing the release.
@@ -17,6 +19,9 @@ type WriteOptions struct {
 	MakeCurrent bool
 	// Hook, when set, runs just before the transaction commits (see Hook).
 	Hook Hook
+	// Analyzer analyses the logics of a release with a postgres connection
+	// (logic_analysis.go); nil marks such a release pending instead.
+	Analyzer *analysis.Analyzer
 }
 
 // ReleaseWriter receives the parts of one release, in any order, inside
@@ -40,6 +45,7 @@ type ReleaseWriter struct {
 	connectionRows, tables, columns, foreignKeys, indexes, logics, params *batch
 	search, searchNames                                                   *batch
 	lint                                                                  lintState // lint_write.go
+	analyzer                                                              *analysis.Analyzer
 
 	// What is written last, in key order (see spill.go): the foreign
 	// keys, the search rows' names, and the distinct words.
@@ -61,6 +67,7 @@ func (s *Store) WriteRelease(ctx context.Context, opts WriteOptions, fill func(*
 			return err
 		}
 		defer w.close()
+		w.analyzer = opts.Analyzer
 		if fillErr = fill(w); fillErr != nil {
 			if perr := w.pipe.wait(); perr != nil && errors.Is(fillErr, errPipeline) {
 				fillErr = nil
@@ -275,6 +282,9 @@ func (w *ReleaseWriter) finish(ctx context.Context, makeCurrent bool) error {
 	}
 	if err := w.writeLint(ctx); err != nil {
 		return err
+	}
+	if err := analyzeRelease(ctx, w.tx, w.release, w.analyzer); err != nil {
+		return fmt.Errorf("analyse logics: %w", err)
 	}
 	// The release replaces its namesake. A current pointer of the same
 	// environment moves to it; one of another environment must not follow

@@ -92,11 +92,12 @@ func fileExists(p string) bool {
 // stand alone; every layer may use atomicfile, the one way to replace a
 // file.
 var allowed = map[string][]string{
-	"cmd":        {"cmd", "indexer", "hubtest", "mcpserver", "store", "atomicfile", "migrations"},
-	"indexer":    {"indexer", "store", "atomicfile", "migrations"},
+	"cmd":        {"cmd", "indexer", "analysis", "hubtest", "mcpserver", "store", "atomicfile", "migrations"},
+	"indexer":    {"indexer", "analysis", "store", "atomicfile", "migrations"},
 	"hubtest":    {},
+	"analysis":   {"analysis"},
 	"mcpserver":  {"mcpserver", "store", "atomicfile", "migrations"},
-	"store":      {"store", "atomicfile", "migrations"},
+	"store":      {"store", "analysis", "atomicfile", "migrations"},
 	"atomicfile": {},
 	"migrations": {},
 }
@@ -110,6 +111,7 @@ func layer(dir string) string {
 	for _, sub := range []struct{ dir, layer string }{
 		{"indexer/hubtest", "hubtest"},
 		{"store/atomicfile", "atomicfile"},
+		{"indexer/analysis", "analysis"},
 	} {
 		if dir == sub.dir || strings.HasPrefix(dir, sub.dir+"/") {
 			return sub.layer
