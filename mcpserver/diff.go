@@ -105,6 +105,12 @@ type LogicsDiff struct {
 	Added   []string      `json:"added,omitempty"`
 	Removed []string      `json:"removed,omitempty"`
 	Changed []LogicChange `json:"changed,omitempty"`
+	// Broken is what the newer release breaks (analysis.go).
+	Broken      []BrokenLogic `json:"broken,omitempty" jsonschema:"logics of 'to' with problems they did not have in 'from', or new with problems (postgres releases)"`
+	BrokenTotal int           `json:"brokenTotal,omitempty" jsonschema:"how many logics are broken, when broken lists only some"`
+	// AnalysisPending is set while either release's logics are being
+	// analysed: broken is not known yet.
+	AnalysisPending bool `json:"analysisPending,omitempty" jsonschema:"the logics are still being analysed: broken is not known yet"`
 }
 
 // LogicChange is a logic present in both releases that changed.
@@ -173,9 +179,9 @@ func (s *Server) addDiffTool() {
 		Name:  "schema_diff",
 		Title: "What changed between two releases",
 		Description: `Compare two cached releases: the tables and logics added, removed and changed
-(columns, keys, indexes, comments; SQL, params, auth). Use it to find what changed since
-the release some code was written against: by default the release before the current
-one against the current one; release_info lists the cached releases.`,
+(columns, keys, indexes, comments; SQL, params, auth), and logics.broken: the logics the
+newer release breaks. Use it to find what changed since the release some code was written
+against: by default the release before the current one against the current one.`,
 		Annotations:  readOnly("What changed between two releases"),
 		InputSchema:  limitSchema(schemaFor[DiffInput](), 1, store.MaxDiffLimit),
 		OutputSchema: diffOutputSchema(),

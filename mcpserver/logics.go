@@ -37,6 +37,10 @@ type Logic struct {
 	// ParamsTotal counts them all when they did not all fit.
 	ParamsTotal int  `json:"paramsTotal,omitempty" jsonschema:"how many parameters the logic has, when this answer lists only some"`
 	Auth        Auth `json:"auth"`
+	// Analysis is set for a logic of a release with a postgres connection.
+	Analysis *LogicAnalysis `json:"analysis,omitempty" jsonschema:"what the SQL means against this release (postgres releases only): result row shape, tables, param bindings, problems"`
+	// AnalysisPending is set while the release's logics are being analysed.
+	AnalysisPending bool `json:"analysisPending,omitempty" jsonschema:"the analysis is still running: ask again shortly"`
 	// Truncated is set on an answer too long to give whole.
 	Truncated bool `json:"truncated,omitempty" jsonschema:"the answer was too long: the description is cut to 2,000 characters, a very long SQL to 40,000, and params and roles to those that fit"`
 }
@@ -71,10 +75,12 @@ and "nextCursor" fetches the next page. Then logic_get gives a logic's SQL, para
 	addTool[GetLogicInput, Logic](s, &mcp.Tool{
 		Name:  "logic_get",
 		Title: "Get a logic",
-		Description: `Get one server-side SQL logic of the current release: its SQL text, its
-parameters (name, type, required) and its auth (whether sign-in is required, and the
-roles allowed). Use it to write the code that calls the logic or to review it.`,
-		Annotations: readOnly("Get a logic"),
+		Description: `Get one server-side SQL logic of the current release: its SQL, params (name, type,
+required), auth, and (postgres) its analysis: the typed columns of a result row, the
+tables it reads and writes, the column each param binds to, and its problems against
+this release. Use it before writing typed code that calls the logic, or to review it.`,
+		Annotations:  readOnly("Get a logic"),
+		OutputSchema: logicOutputSchema(),
 	}, []access.Scope{access.LogicRead}, s.getLogic)
 }
 

@@ -61,6 +61,9 @@ type Table struct {
 	ReferencedBy []Reference `json:"referencedBy,omitempty" jsonschema:"foreign keys of other tables that point here, when there are any; at most 100"`
 	// ReferencedByTotal counts them all when there are more than listed.
 	ReferencedByTotal int `json:"referencedByTotal,omitempty" jsonschema:"how many foreign keys point here, when there are more than referencedBy lists"`
+	// UsedBy are the logics that touch the table (analysis.go).
+	UsedBy      []TableUse `json:"usedBy,omitempty" jsonschema:"the logics that read or write this table, by name; at most 100 (postgres releases)"`
+	UsedByTotal int        `json:"usedByTotal,omitempty" jsonschema:"how many logics touch it, when there are more than usedBy lists"`
 }
 
 // Key is a primary key. Name and Type are set when it has one column.
@@ -143,8 +146,8 @@ On a large schema, find tables with schema_search instead of paging through all 
 		Title: "Get a table",
 		Description: `Get one table of the current release: every column (name, type, nullable, and
 comment, default and enum values when set), the primary key, foreign keys, indexes, and
-referencedBy (foreign keys of other tables pointing here). Use it before writing queries,
-API or test code for that table. "table" may be "connection.table"; a name present in
+referencedBy (foreign keys pointing here), usedBy (logics touching it). Use it before
+writing queries, API or test code for that table, or changing it. "table" may be "connection.table"; a name present in
 several connections answers AMBIGUOUS with the qualified names to choose from.`,
 		Annotations: readOnly("Get a table"),
 	}, []access.Scope{access.TableRead}, s.getTable)

@@ -141,6 +141,11 @@ func (s *Store) DiffJSON(ctx context.Context, t Target, req DiffRequest) ([]byte
 			return err
 		}
 		d := newDiffWriter(from, to, limit, req.Whole)
+		if req.Logics {
+			if err := d.readBroken(ctx, tx); err != nil { // first: it has its own room
+				return err
+			}
+		}
 		if req.Tables {
 			if err := d.tables(ctx, tx); err != nil {
 				return err
@@ -150,6 +155,7 @@ func (s *Store) DiffJSON(ctx context.Context, t Target, req DiffRequest) ([]byte
 			if err := d.logics(ctx, tx); err != nil {
 				return err
 			}
+			d.addBroken()
 		}
 		out, err = d.finish()
 		return err

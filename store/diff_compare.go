@@ -109,6 +109,10 @@ type (
 		Added   []string       `json:"added,omitempty"`
 		Removed []string       `json:"removed,omitempty"`
 		Changed []*logicChange `json:"changed,omitempty"`
+		// Broken, BrokenTotal and AnalysisPending: diff_broken.go.
+		Broken          []brokenLogic `json:"broken,omitempty"`
+		BrokenTotal     int           `json:"brokenTotal,omitempty"`
+		AnalysisPending bool          `json:"analysisPending,omitempty"`
 	}
 	logicChange struct {
 		Name        string      `json:"name"`
