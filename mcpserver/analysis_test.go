@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/hubsnap/hubsnap/indexer/analysis"
 	"github.com/hubsnap/hubsnap/store"
 )
@@ -158,4 +160,44 @@ func logicProblemsOf(as map[string]*analysis.Analysis) int {
 		}
 	}
 	return n
+}
+
+// usedBy names logics: a token with table:read but not logic:read gets
+// schema_get_table (and its resource) without it, as schema_diff leaves
+// out logics; one with both gets it whole.
+func TestHTTPUsedByFollowsScopes(t *testing.T) {
+	env := startHTTP(t, HTTPOptions{}, tokenSpec{"tables", []string{"table:read"}},
+		tokenSpec{"both", []string{"table:read", "logic:read"}})
+	tables := env.mustConnect(t, env.secrets["tables"])
+	both := env.mustConnect(t, env.secrets["both"])
+	args := map[string]any{"table": "purchases"}
+	whole := toolText(call(t, both, "schema_get_table", args))
+	if !strings.Contains(whole, `"usedBy":[{"logic":"purchase_item","access":"write"}]`) {
+		t.Fatalf("table:read + logic:read: no usedBy in %s", whole)
+	}
+	got := toolText(call(t, tables, "schema_get_table", args))
+	if want := strings.Replace(whole, `,"usedBy":[{"logic":"purchase_item","access":"write"}]`, "", 1); got != want {
+		t.Errorf("table:read only:\ngot  %s\nwant %s", got, want)
+	}
+	res, err := tables.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "hubsnap://tables/main/purchases"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := res.Contents[0].Text; strings.Contains(text, "usedBy") {
+		t.Errorf("table resource with table:read only: %s", text)
+	}
+}
+
+// stripUsedBy removes usedBy and usedByTotal wherever they are, a
+// nextCursor after them kept, and leaves an answer without them alone.
+func TestStripUsedBy(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"name":"a","usedBy":[{"logic":"x","access":"read"}]}`, `{"name":"a"}`},
+		{`{"name":"a","usedBy":[{"logic":"],\"usedBy\":[","access":"read"}],"usedByTotal":123,"nextCursor":"c"}`, `{"name":"a","nextCursor":"c"}`},
+		{`{"name":"a","comment":"\",\"usedBy\":[x"}`, `{"name":"a","comment":"\",\"usedBy\":[x"}`},
+	} {
+		if got := string(stripUsedBy([]byte(tc.in))); got != tc.want {
+			t.Errorf("stripUsedBy(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
 }

@@ -160,7 +160,12 @@ func (s *Server) listTables(ctx context.Context, _ *mcp.CallToolRequest, in List
 	return s.store.TablesPage(ctx, s.target, string(in.Connection), store.PageRequest{Cursor: string(in.Cursor), Limit: in.Limit})
 }
 
-func (s *Server) getTable(ctx context.Context, _ *mcp.CallToolRequest, in GetTableInput) ([]byte, error) {
+func (s *Server) getTable(ctx context.Context, req *mcp.CallToolRequest, in GetTableInput) ([]byte, error) {
+	answer, err := s.tableAnswer(ctx, in)
+	return withoutUsedBy(req, answer), err // analysis_scope.go
+}
+
+func (s *Server) tableAnswer(ctx context.Context, in GetTableInput) ([]byte, error) {
 	if err := checkTableName("table", in.Table); err != nil {
 		return nil, err
 	}
