@@ -58,7 +58,10 @@ func (a *analyst) run(ctx context.Context) {
 		case <-a.kick:
 		}
 		if a.pending != nil {
-			if n, err := a.pending(ctx); err == nil && n == 0 {
+			// Only when serve's index says so: not on a damaged index,
+			// which serve's own repairer handles (a child would open it
+			// and rebuild it too).
+			if n, err := a.pending(ctx); err != nil || n == 0 {
 				continue
 			}
 		}
