@@ -116,7 +116,8 @@ func (c *Cache) ingest(ctx context.Context, src io.Reader, in ingest) (store.Rel
 		}
 		return finish, nil
 	}
-	err = c.store.WriteRelease(ctx, store.WriteOptions{MakeCurrent: in.makeCurrent, Hook: hook}, func(w *store.ReleaseWriter) error {
+	err = c.store.WriteRelease(ctx, store.WriteOptions{MakeCurrent: in.makeCurrent, Hook: hook,
+		Analyzer: c.logics.analyzer}, func(w *store.ReleaseWriter) error {
 		h := &ingester{w: w, file: file}
 		if err := DecodeStream(src, h); err != nil {
 			return err
@@ -152,6 +153,7 @@ func (c *Cache) ingest(ctx context.Context, src io.Reader, in ingest) (store.Rel
 	if err != nil {
 		return store.ReleaseInfo{}, err
 	}
+	c.logics.written()
 	if in.optimize {
 		if err := c.store.Optimize(ctx); err != nil {
 			c.log.Debug("optimize index", "err", err)
