@@ -49,6 +49,7 @@ type Cache struct {
 	// warnedStale is set once a read-only process said that the index
 	// lags behind the files, until it no longer does.
 	warnedStale bool
+	logics      logicAnalysis // logic_analysis.go
 }
 
 // Open opens the cache in dir, creating it if needed. An index that is
@@ -61,6 +62,11 @@ type Cache struct {
 // files, a full disk) is opened read-only: the index is read as it is,
 // and what cannot be done is logged.
 func Open(ctx context.Context, dir string, log *slog.Logger) (*Cache, error) {
+	return OpenWith(ctx, dir, log, OpenOptions{})
+}
+
+// OpenWith is Open with options (logic_analysis.go).
+func OpenWith(ctx context.Context, dir string, log *slog.Logger, opts OpenOptions) (*Cache, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -77,6 +83,10 @@ func Open(ctx context.Context, dir string, log *slog.Logger) (*Cache, error) {
 		return nil, err
 	}
 	c := &Cache{dir: abs, store: st, log: log, now: time.Now, readOnly: st.ReadOnlyReason()}
+	if err := c.logics.open(ctx, abs, opts); err != nil {
+		st.Close()
+		return nil, err
+	}
 	if c.readOnly == nil {
 		if err := os.Mkdir(filepath.Join(abs, releasesDir), 0o700); err != nil && !errors.Is(err, os.ErrExist) {
 			st.Close()
@@ -88,9 +98,10 @@ func Open(ctx context.Context, dir string, log *slog.Logger) (*Cache, error) {
 			"cache", abs)
 	}
 	if _, err := c.refresh(ctx, false); err != nil {
-		st.Close()
+		c.Close()
 		return nil, err
 	}
+	c.analyzePending(ctx)
 	return c, nil
 }
 
@@ -129,7 +140,10 @@ func (c *Cache) ReadOnly() error { return c.readOnly }
 func (c *Cache) Store() *store.Store { return c.store }
 
 // Close closes the index.
-func (c *Cache) Close() error { return c.store.Close() }
+func (c *Cache) Close() error {
+	c.logics.close()
+	return c.store.Close()
+}
 
 func (c *Cache) projectDir(project string) string {
 	return filepath.Join(c.dir, releasesDir, project)

@@ -29,6 +29,9 @@ func TestDigestMigrationReindexes(t *testing.T) {
 		"ALTER TABLE logics DROP COLUMN digest",
 		// What migration 7 made, which runs again too.
 		"DROP TABLE schema_findings", "DROP TABLE schema_finding_counts", "DROP TABLE release_checks",
+		// And migration 9 (logic analysis).
+		"DROP TABLE logic_analysis", "DROP TABLE logic_results", "DROP TABLE logic_tables",
+		"DROP TABLE logic_bindings", "DROP TABLE logic_problems", "DROP TABLE release_analysis",
 		"DELETE FROM schema_migrations WHERE version >= 5", // 6 runs again: it copies what it finds
 	} {
 		if _, err := db.ExecContext(ctx, q); err != nil {

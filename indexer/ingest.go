@@ -62,7 +62,7 @@ func (c *Cache) ingest(ctx context.Context, src io.Reader, in ingest) (store.Rel
 		defer file.discard()
 		parts.file = file
 	}
-	tx, err := c.store.BeginRelease(ctx)
+	tx, err := c.store.BeginRelease(ctx, c.logics.analyzer)
 	if err != nil {
 		return store.ReleaseInfo{}, err
 	}
@@ -90,6 +90,7 @@ func (c *Cache) ingest(ctx context.Context, src io.Reader, in ingest) (store.Rel
 	if err != nil {
 		return store.ReleaseInfo{}, err
 	}
+	c.logics.written()
 	if in.optimize {
 		if err := c.store.Optimize(ctx); err != nil {
 			c.log.Debug("optimize index", "err", err)

@@ -71,14 +71,28 @@ func (c *Cache) Repair(ctx context.Context) error {
 		return err
 	}
 	defer done()
-	return c.write(ctx, func() error {
+	err = c.write(ctx, func() error {
 		if err := c.store.Restore(ctx, tmp); err != nil {
 			return fmt.Errorf("repair index: %w", err)
 		}
 		// Release files that changed while the copy was built.
-		_, err := c.reconcile(ctx)
-		return err
+		if _, err := c.reconcile(ctx); err != nil {
+			return err
+		}
+		// The copy was built without a parser: its postgres releases wait
+		// for their logics' analysis. A parsing Cache does it now; serve's
+		// is told (its analyst runs hubsnap index analyze).
+		if c.logics.analyzer != nil {
+			if _, err := c.store.AnalyzePending(ctx, c.logics.analyzer); err != nil {
+				return fmt.Errorf("repair index: %w", err)
+			}
+		}
+		return nil
 	})
+	if err == nil && c.logics.analyzer == nil {
+		c.logics.written()
+	}
+	return err
 }
 
 // openDamaged opens the index at path, which store.Open found unusable

@@ -33,6 +33,9 @@ type SyncOptions struct {
 	// Release is the id to fetch; "" fetches the highest version.
 	Release string
 	Log     *slog.Logger
+	// Logics says how the Cache it opens analyses logics (serve: NoParse;
+	// logic_analysis.go).
+	Logics OpenOptions
 }
 
 // Sync fetches a release of a project from the Hub into the cache and makes
@@ -68,7 +71,7 @@ func syncRelease(ctx context.Context, opts SyncOptions) (Result, error) {
 	existed := Exists(opts.CacheDir)
 	have := ""
 	if existed {
-		if c, err = Open(ctx, opts.CacheDir, opts.Log); err != nil {
+		if c, err = OpenWith(ctx, opts.CacheDir, opts.Log, opts.Logics); err != nil {
 			return Result{}, err
 		}
 		res, done, digest, err := c.syncFrom(ctx, opts, pick)
@@ -109,7 +112,7 @@ func syncRelease(ctx context.Context, opts SyncOptions) (Result, error) {
 		os.Remove(f.Name())
 	}()
 	if c == nil {
-		if c, err = Open(ctx, opts.CacheDir, opts.Log); err != nil {
+		if c, err = OpenWith(ctx, opts.CacheDir, opts.Log, opts.Logics); err != nil {
 			return Result{}, err
 		}
 	}

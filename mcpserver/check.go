@@ -24,6 +24,9 @@ type CheckOutput struct {
 	CommentCoverage *float64 `json:"commentCoverage,omitempty" jsonschema:"with MISSING_COMMENT: the per cent of tables and columns together that have a comment"`
 	Total           int      `json:"total" jsonschema:"how many findings there are in all"`
 	NextCursor      string   `json:"nextCursor,omitempty" jsonschema:"more findings follow: pass this as cursor for the next page"`
+	// AnalysisPending is set while the release's logics are being
+	// analysed: their problems are not among the findings yet.
+	AnalysisPending bool `json:"analysisPending,omitempty" jsonschema:"the logics are still being analysed: their problems are not listed yet"`
 }
 
 // Finding is a problem a rule found: in a table (or one of its columns),
@@ -45,7 +48,7 @@ func (s *Server) addCheckTool() {
 		Title: "Check the schema",
 		Description: `Lint the current release as a team's CI would (hubsnap snapshot check): tables without a
 primary key; foreign keys without an index, of another type than the column they reference,
-or duplicated. Use it to review the schema. "code" runs one rule; MISSING_COMMENT only runs so.`,
+or duplicated; then each logic's problems. "code" runs one rule; MISSING_COMMENT only so.`,
 		Annotations: readOnly("Check the schema"),
 	}, []access.Scope{access.ReleaseRead}, s.check)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/indexer/analysis"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/answer"
 	"github.com/hubsnap/hubsnap/store/storetest"
@@ -74,9 +75,7 @@ func TestContractDiffSynthetic(t *testing.T) {
 	b.Logics = append(b.Logics, store.Logic{Name: "zz/new", SQL: "SELECT 1"})
 
 	st := openStore(t)
-	if err := st.PutRelease(context.Background(), a, store.FileState{}, false, nil); err != nil {
-		t.Fatal(err)
-	}
+	putAnalysed(t, st, a, store.FileState{}, false)
 	putCurrent(t, st, b)
 	checkDiffContract(t, st, bigDev, a, b)
 }
@@ -90,12 +89,15 @@ func checkDiffContract(t *testing.T, st *store.Store, target store.Target, a, b 
 	t.Cleanup(srv.Shutdown)
 	ctx := context.Background()
 	schemas := outputSchemas(t, srv)
+	as := map[*store.Snapshot]map[string]*analysis.Analysis{a: analyses(t, a), b: analyses(t, b)}
 	for _, pair := range [][2]*store.Snapshot{{a, b}, {b, a}} {
 		for _, limit := range []int{store.MaxDiffLimit, 5} {
 			in := DiffInput{From: Name(pair[0].Release.ID), To: Name(pair[1].Release.ID), Limit: limit}
 			answer, err := srv.diff(ctx, &mcp.CallToolRequest{}, in)
 			if err == nil {
-				err = contractError(schemas["schema_diff"], answer, new(DiffOutput), wantDiff(pair[0], pair[1], limit))
+				want := wantDiff(pair[0], pair[1], limit)
+				want.Logics.Broken = wantBroken(pair[1], as[pair[0]], as[pair[1]])
+				err = contractError(schemas["schema_diff"], answer, new(DiffOutput), want)
 			}
 			if err != nil {
 				t.Fatalf("schema_diff %+v: %v", in, err)
@@ -124,6 +126,44 @@ func checkDiffContract(t *testing.T, st *store.Store, target store.Target, a, b 
 			}
 		}
 	}
+}
+
+// wantBroken is logics.broken from the analyses of two releases: the
+// logics of b, by name, with the problems whose code and message its
+// namesake in a did not have (at most 10 each, problemsTotal counting
+// them all).
+func wantBroken(b *store.Snapshot, as, bs map[string]*analysis.Analysis) []BrokenLogic {
+	var out []BrokenLogic
+	names := []string{}
+	for _, l := range b.Logics {
+		names = append(names, l.Name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		had := map[[2]string]bool{}
+		if old := as[name]; old != nil {
+			for _, p := range old.Problems {
+				had[[2]string{p.Code, p.Message}] = true
+			}
+		}
+		var bl BrokenLogic
+		for _, p := range bs[name].Problems {
+			if !had[[2]string{p.Code, p.Message}] {
+				bl.ProblemsTotal++
+				if len(bl.Problems) < 10 {
+					bl.Problems = append(bl.Problems, Problem(p))
+				}
+			}
+		}
+		if bl.ProblemsTotal > 0 {
+			bl.Name = name
+			if bl.ProblemsTotal == len(bl.Problems) {
+				bl.ProblemsTotal = 0
+			}
+			out = append(out, bl)
+		}
+	}
+	return out
 }
 
 // wantDiff builds the schema_diff answer from a to b as docs/tools.md

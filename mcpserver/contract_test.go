@@ -69,6 +69,8 @@ func checkContract(t *testing.T, st *store.Store, target store.Target, snap *sto
 		byName[tb.Name]++
 	}
 	refs := referencesTo(snap)
+	as := analyses(t, snap) // analysis_test.go: the analysis in memory
+	usedBy := usedByOf(as)
 	var items []func() error
 	for i := range snap.Tables {
 		tb := &snap.Tables[i]
@@ -79,7 +81,12 @@ func checkContract(t *testing.T, st *store.Store, target store.Target, snap *sto
 			}
 			answer, err := srv.getTable(ctx, &mcp.CallToolRequest{}, in)
 			if err == nil {
-				want := wantTable(tb, refs[store.TableRef{Connection: tb.Connection, Name: tb.Name}])
+				key := store.TableRef{Connection: tb.Connection, Name: tb.Name}
+				want := wantTable(tb, refs[key])
+				want.UsedBy, want.UsedByTotal = usedBy[key], 0
+				if n := len(want.UsedBy); n > 100 {
+					want.UsedBy, want.UsedByTotal = want.UsedBy[:100], n
+				}
 				err = contractError(schemas["schema_get_table"], answer, new(Table), want)
 				if err == nil {
 					err = sameBytes(answer, want)
@@ -96,9 +103,13 @@ func checkContract(t *testing.T, st *store.Store, target store.Target, snap *sto
 		items = append(items, func() error {
 			answer, err := srv.getLogic(ctx, &mcp.CallToolRequest{}, GetLogicInput{Name: Name(l.Name)})
 			if err == nil {
-				err = contractError(schemas["logic_get"], answer, new(Logic), wantLogic(l))
+				want := wantLogic(l)
+				if a := as[l.Name]; a != nil {
+					want.Analysis = wantAnalysis(a)
+				}
+				err = contractError(schemas["logic_get"], answer, new(Logic), want)
 				if err == nil {
-					err = sameBytes(answer, wantLogic(l))
+					err = sameBytes(answer, want)
 				}
 			}
 			if err != nil {
@@ -165,9 +176,14 @@ func checkContract(t *testing.T, st *store.Store, target store.Target, snap *sto
 		t.Fatal(err)
 	}
 	r := snap.Release
-	check("release_info", answer, new(ReleaseInfo), ReleaseInfo{ID: r.ID, Project: r.Project, Environment: r.Environment,
+	info := ReleaseInfo{ID: r.ID, Project: r.Project, Environment: r.Environment,
 		Version: r.Version, CreatedAt: r.CreatedAt, SyncedAt: snap.Origin.SyncedAt, Tables: len(snap.Tables),
-		Logics: len(snap.Logics), SchemaProblems: len(wantFindings(snap, nil)), OtherReleases: []ReleaseRef{}})
+		Logics: len(snap.Logics), SchemaProblems: len(wantFindings(snap, nil)), OtherReleases: []ReleaseRef{}}
+	if as != nil {
+		n := logicProblemsOf(as)
+		info.LogicProblems = &n
+	}
+	check("release_info", answer, new(ReleaseInfo), info)
 
 	checkCheckContract(t, srv, schemas["release_check"], snap)
 }

@@ -44,9 +44,9 @@ func (s *Server) addDiffTool() {
 		Name:  "schema_diff",
 		Title: "What changed between two releases",
 		Description: `Compare two cached releases: the tables and logics added, removed and changed
-(columns, keys, indexes, comments; SQL, params, auth). Use it to find what changed since
-the release some code was written against: by default the release before the current
-one against the current one; release_info lists the cached releases.`,
+(columns, keys, indexes, comments; SQL, params, auth), and logics.broken: the logics the
+newer release breaks. Use it to find what changed since the release some code was written
+against: by default the release before the current one against the current one.`,
 		Annotations:  readOnly("What changed between two releases"),
 		InputSchema:  limitSchema(schemaFor[DiffInput](), 1, store.MaxDiffLimit),
 		OutputSchema: diffOutputSchema(),

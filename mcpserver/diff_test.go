@@ -36,9 +36,7 @@ func demoStore(tb testing.TB) *store.Store {
 	tb.Helper()
 	st := openStore(tb)
 	older, newer := demoSnapshots(tb)
-	if err := st.PutRelease(context.Background(), older, store.FileState{}, false, nil); err != nil {
-		tb.Fatal(err)
-	}
+	putAnalysed(tb, st, older, store.FileState{}, false)
 	putCurrent(tb, st, newer)
 	return st
 }

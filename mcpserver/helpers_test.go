@@ -74,13 +74,12 @@ func openStore(tb testing.TB) *store.Store {
 	return st
 }
 
-// putCurrent stores snap and makes it current.
+// putCurrent stores snap, its logics analysed (analysis_test.go), and
+// makes it current.
 func putCurrent(tb testing.TB, st *store.Store, snap *store.Snapshot) {
 	tb.Helper()
 	file := store.FileState{Digest: "sha256:" + strings.Repeat("f", 64), Size: 1234, MTime: 1_700_000_000_000_000_000}
-	if err := st.PutRelease(context.Background(), snap, file, true, nil); err != nil {
-		tb.Fatalf("PutRelease(%s): %v", snap.Release.ID, err)
-	}
+	putAnalysed(tb, st, snap, file, true)
 }
 
 // newServer returns a server of shop/dev over st. Its in-flight calls are

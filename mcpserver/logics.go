@@ -43,10 +43,12 @@ and "nextCursor" fetches the next page. Then logic_get gives a logic's SQL, para
 	addTool[GetLogicInput, Logic](s, &mcp.Tool{
 		Name:  "logic_get",
 		Title: "Get a logic",
-		Description: `Get one server-side SQL logic of the current release: its SQL text, its
-parameters (name, type, required) and its auth (whether sign-in is required, and the
-roles allowed). Use it to write the code that calls the logic or to review it.`,
-		Annotations: readOnly("Get a logic"),
+		Description: `Get one server-side SQL logic of the current release: its SQL, params (name, type,
+required), auth, and (postgres) its analysis: the typed columns of a result row, the
+tables it reads and writes, the column each param binds to, and its problems against
+this release. Use it before writing typed code that calls the logic, or to review it.`,
+		Annotations:  readOnly("Get a logic"),
+		OutputSchema: logicOutputSchema(),
 	}, []access.Scope{access.LogicRead}, s.getLogic)
 }
 

@@ -48,7 +48,14 @@ func TestLogicGetReturnsSQLParamsAndAuth(t *testing.T) {
 			if want.Auth.Roles == nil {
 				want.Auth.Roles = []string{}
 			}
-			if diff := cmp.Diff(want, success[Logic](t, res)); diff != "" {
+			got := success[Logic](t, res)
+			// The analysis (SPEC §11) is added to MCP-005's shape: it is
+			// checked whole by the contract (contract_test.go).
+			if got.Analysis == nil || got.Analysis.Statement == "" {
+				t.Errorf("logic_get %s: no analysis", l.Name)
+			}
+			got.Analysis = nil
+			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("logic_get (-want +got):\n%s", diff)
 			}
 		})
@@ -59,7 +66,19 @@ func TestLogicGetReturnsSQLParamsAndAuth(t *testing.T) {
 	want := Logic{Name: "purchase_item", Description: "Buy one item",
 		SQL:    "INSERT INTO purchases (user_id, item_id) VALUES (:user_id, :item_id) RETURNING id",
 		Params: []Param{{Name: "user_id", Type: "string", Required: true}, {Name: "item_id", Type: "string", Required: true}},
-		Auth:   Auth{Required: true, Roles: []string{"authenticated"}}}
+		Auth:   Auth{Required: true, Roles: []string{"authenticated"}},
+		// SPEC §11's example; the fixture's purchases.id and created_at
+		// are NOT NULL without a default, so the INSERT misses them.
+		Analysis: &LogicAnalysis{Statement: "insert",
+			Tables: []TableAccess{{Table: "purchases", Connection: "main", Access: "write"}},
+			Result: []ResultColumn{{Name: "id", Type: "string", Nullable: false,
+				Source: &ColumnSource{Table: "purchases", Column: "id"}}},
+			Bindings: []Binding{{Param: "user_id", Table: "purchases", Column: "user_id"},
+				{Param: "item_id", Table: "purchases", Column: "item_id"}},
+			Problems: []Problem{
+				{Code: "MISSING_COLUMN", Message: `INSERT leaves out column "id", which is NOT NULL and has no default`, Position: 13},
+				{Code: "MISSING_COLUMN", Message: `INSERT leaves out column "created_at", which is NOT NULL and has no default`, Position: 13},
+			}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("purchase_item (-want +got):\n%s", diff)
 	}

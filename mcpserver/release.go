@@ -22,6 +22,10 @@ type ReleaseInfo struct {
 	Logics      int    `json:"logics" jsonschema:"how many logics it has"`
 	// SchemaProblems counts release_check's findings of the default rules.
 	SchemaProblems int `json:"schemaProblems" jsonschema:"how many schema findings release_check lists by default"`
+	// LogicProblems is set when the release's logics are analysed.
+	LogicProblems *int `json:"logicProblems,omitempty" jsonschema:"how many logics have problems (postgres releases); release_check lists them"`
+	// AnalysisPending is set while they are being analysed.
+	AnalysisPending bool `json:"analysisPending,omitempty" jsonschema:"the logics are still being analysed: logicProblems comes shortly"`
 	// OtherReleases are the releases schema_diff can compare it with.
 	OtherReleases []ReleaseRef `json:"otherReleases" jsonschema:"the other cached releases of the project and environment, newest first; at most 100"`
 	// OtherReleasesTotal counts them all when there are more than 100.
@@ -33,7 +37,7 @@ func (s *Server) addReleaseTools() {
 		Name:  "release_info",
 		Title: "Release info",
 		Description: `Describe the release the other tools answer from: id, project, environment,
-version, when it was created and synced, how many tables and logics it has, and the other
+version, when it was created and synced, how many tables and logics (and with problems), the other
 cached releases (those schema_diff can compare it with). Use it to tell the user which
 release the schema comes from, or to check it is the expected one.`,
 		Annotations: readOnly("Release info"),

@@ -66,7 +66,7 @@ func (s *Server) readTable(ctx context.Context, req *mcp.ReadResourceRequest) (*
 	if err != nil {
 		return nil, s.resourceError(ctx, uri, err)
 	}
-	return s.resourceJSON(ctx, uri, answer)
+	return s.resourceJSON(ctx, uri, withoutUsedBy(req, answer))
 }
 
 func (s *Server) readLogic(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

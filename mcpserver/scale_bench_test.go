@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/indexer/analysis"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/storetest"
 )
@@ -67,7 +68,13 @@ func (x *sharedIndex) build(size storetest.Size) error {
 		return err
 	}
 	x.st = st
-	err = st.WriteRelease(ctx, store.WriteOptions{MakeCurrent: true}, func(w *store.ReleaseWriter) error {
+	a, err := analysis.New(ctx, analysis.Options{CacheDir: filepath.Join(os.TempDir(), "hubsnap-analysis-test-wazero")})
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	// Analysed, as `hubsnap snapshot sync` writes it.
+	err = st.WriteRelease(ctx, store.WriteOptions{MakeCurrent: true, Analyzer: a}, func(w *store.ReleaseWriter) error {
 		return storetest.Fill(w, size)
 	})
 	if err != nil {

@@ -51,8 +51,8 @@ On a large schema, find tables with schema_search instead of paging through all 
 		Title: "Get a table",
 		Description: `Get one table of the current release: every column (name, type, nullable, and
 comment, default and enum values when set), the primary key, foreign keys, indexes, and
-referencedBy (foreign keys of other tables pointing here). Use it before writing queries,
-API or test code for that table. "table" may be "connection.table"; a name present in
+referencedBy (foreign keys pointing here), usedBy (logics touching it). Use it before
+writing queries, API or test code for that table, or changing it. "table" may be "connection.table"; a name present in
 several connections answers AMBIGUOUS with the qualified names to choose from.`,
 		Annotations: readOnly("Get a table"),
 	}, []access.Scope{access.TableRead}, s.getTable)
@@ -65,7 +65,12 @@ func (s *Server) listTables(ctx context.Context, _ *mcp.CallToolRequest, in List
 	return s.store.TablesPage(ctx, s.target, string(in.Connection), store.PageRequest{Cursor: string(in.Cursor), Limit: in.Limit})
 }
 
-func (s *Server) getTable(ctx context.Context, _ *mcp.CallToolRequest, in GetTableInput) ([]byte, error) {
+func (s *Server) getTable(ctx context.Context, req *mcp.CallToolRequest, in GetTableInput) ([]byte, error) {
+	answer, err := s.tableAnswer(ctx, in)
+	return withoutUsedBy(req, answer), err // analysis_scope.go
+}
+
+func (s *Server) tableAnswer(ctx context.Context, in GetTableInput) ([]byte, error) {
 	if err := checkTableName("table", in.Table); err != nil {
 		return nil, err
 	}

@@ -254,6 +254,8 @@ func TestReleaseJSON(t *testing.T) {
 		CreatedAt: sample.Release.CreatedAt, SyncedAt: sample.Origin.SyncedAt, Tables: 6, Logics: 3,
 		SchemaProblems: 5, // lint_test.go: TestSampleFindings
 		OtherReleases:  []wireOtherRelease{{"rel_43", 43}, {"rel_41b", 41}, {"rel_41", 41}, {"rel_40", 40}},
+		// A postgres release indexed without an Analyzer is pending.
+		AnalysisPending: true,
 	}
 	if diff := gocmp.Diff(want, got); diff != "" {
 		t.Errorf("ReleaseJSON mismatch (-want +got):\n%s", diff)
@@ -267,6 +269,7 @@ func TestReleaseJSON(t *testing.T) {
 	want = &wireRelease{
 		ID: "rel_o", Project: "other", Environment: "dev", Version: 99, CreatedAt: "2026-10-01T00:00:00Z",
 		SyncedAt: "2026-10-01T00:00:01Z", Tables: 1, Logics: 1, OtherReleases: []wireOtherRelease{},
+		AnalysisPending: true,
 	}
 	if diff := gocmp.Diff(want, got); diff != "" {
 		t.Errorf("ReleaseJSON(other) mismatch (-want +got):\n%s", diff)
@@ -355,6 +358,7 @@ func TestReplacedReleaseKeepsCurrent(t *testing.T) {
 	want := &wireRelease{
 		ID: "rel_42", Project: "shop", Environment: "dev", Version: 43, CreatedAt: v2.Release.CreatedAt,
 		SyncedAt: v2.Origin.SyncedAt, Tables: 3, Logics: 1, OtherReleases: []wireOtherRelease{{"rel_41", 41}},
+		AnalysisPending: true,
 	}
 	if diff := gocmp.Diff(want, got); diff != "" {
 		t.Errorf("ReleaseJSON after replace mismatch (-want +got):\n%s", diff)

@@ -142,6 +142,11 @@ func (s *Store) Diff(ctx context.Context, t Target, req DiffRequest) (*answer.Di
 			return err
 		}
 		d := newDiffWriter(from, to, limit, req.Whole)
+		if req.Logics {
+			if err := d.readBroken(ctx, tx); err != nil { // first: it has its own room
+				return err
+			}
+		}
 		if req.Tables {
 			if err := d.tables(ctx, tx); err != nil {
 				return err
@@ -151,6 +156,7 @@ func (s *Store) Diff(ctx context.Context, t Target, req DiffRequest) (*answer.Di
 			if err := d.logics(ctx, tx); err != nil {
 				return err
 			}
+			d.addBroken()
 		}
 		out = &d.ans
 		return nil

@@ -40,9 +40,10 @@ type diffWriter struct {
 	to      int64
 	limit   int // -1 for none
 	whole   bool
-	room    int  // bytes left
-	n       int  // entries given
-	stopped bool // an entry was left out: no more are given
+	room    int        // bytes left
+	n       int        // entries given
+	stopped bool       // an entry was left out: no more are given
+	broken  brokenPart // diff_broken.go
 }
 
 func newDiffWriter(from, to diffRelease, limit int, whole bool) *diffWriter {

@@ -86,6 +86,7 @@ func TestDiffEveryKindOfChange(t *testing.T) {
     "removed":[{"name":"users_org_fk","column":"org_id","columns":["org_id"],"references":{"table":"organizations","column":"id","columns":["id"]},"onDelete":"set null"}]},
    "indexes":{"removed":[{"name":"users_org_role_idx","columns":["org_id","role"],"unique":false}]}}]},
 "logics":{
+ "analysisPending":true,
  "added":["reviews/create"],
  "removed":["ping"],
  "changed":[
@@ -126,7 +127,7 @@ func TestDiffIdenticalAndParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantJSON(t, got, `{"from":{"id":"rel_41","version":41},"to":{"id":"rel_42","version":42},"tables":{},"logics":{}}`)
+	wantJSON(t, got, `{"from":{"id":"rel_41","version":41},"to":{"id":"rel_42","version":42},"tables":{},"logics":{"analysisPending":true}}`)
 
 	// A release against itself, and only the parts asked for.
 	put(t, s, changedSample(), false)
@@ -134,7 +135,7 @@ func TestDiffIdenticalAndParts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantJSON(t, got, `{"from":{"id":"rel_42","version":42},"to":{"id":"rel_42","version":42},"logics":{}}`)
+	wantJSON(t, got, `{"from":{"id":"rel_42","version":42},"to":{"id":"rel_42","version":42},"logics":{"analysisPending":true}}`)
 	got, err = s.DiffJSON(ctx, shopDev, DiffRequest{To: "rel_43", Tables: true})
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +202,7 @@ func TestDiffLimit(t *testing.T) {
 			"columns":{"changed":[{"name":"status","from":{"default":"'draft'"},"to":{"default":"'published'"}},
 			{"name":"body","from":{"type":"text"},"to":{"type":"jsonb"}}]},
 			"indexes":{"added":[{"name":"posts_status_idx","columns":["status"],"unique":false}]}}]},
-			"logics":{},"more":true}`,
+			"logics":{"analysisPending":true},"more":true}`,
 	} {
 		got, err := s.DiffJSON(ctx, shopDev, DiffRequest{Tables: true, Logics: true, Limit: limit})
 		if err != nil {

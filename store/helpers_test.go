@@ -284,6 +284,12 @@ func snapshotRows(snap *Snapshot) map[string]int {
 	for _, l := range snap.Logics {
 		out["logic_params"] += len(l.Params)
 	}
+	if hasPostgres(snap) {
+		out["release_analysis"] = 1 // pending without an Analyzer (logic_analysis_test.go)
+	}
+	for _, name := range []string{"logic_analysis", "logic_results", "logic_tables", "logic_bindings", "logic_problems"} {
+		out[name] += 0 // written with an Analyzer only
+	}
 	return out
 }
 
@@ -352,6 +358,12 @@ type (
 		Indexes           []wireIndex      `json:"indexes,omitempty"`
 		ReferencedBy      []wireReference  `json:"referencedBy,omitempty"`
 		ReferencedByTotal int              `json:"referencedByTotal,omitempty"`
+		UsedBy            []wireUse        `json:"usedBy,omitempty"`
+		UsedByTotal       int              `json:"usedByTotal,omitempty"`
+	}
+	wireUse struct {
+		Logic  string `json:"logic"`
+		Access string `json:"access"`
 	}
 	wirePrimaryKey struct {
 		Name    *string         `json:"name,omitempty"` // both when the key has one column
@@ -402,6 +414,47 @@ type (
 		SQL         string      `json:"sql"`
 		Params      []wireParam `json:"params"`
 		Auth        wireAuth    `json:"auth"`
+		// Analysis and AnalysisPending: analysis_json.go.
+		Analysis        *wireAnalysis `json:"analysis,omitempty"`
+		AnalysisPending bool          `json:"analysisPending,omitempty"`
+		Truncated       bool          `json:"truncated,omitempty"` // a cut answer's
+	}
+	wireAnalysis struct {
+		Statement     string        `json:"statement"`
+		Tables        []wireAccess  `json:"tables"`
+		TablesTotal   int           `json:"tablesTotal,omitempty"`
+		Result        []wireResult  `json:"result"` // null: no rows
+		ResultTotal   int           `json:"resultTotal,omitempty"`
+		Bindings      []wireBinding `json:"bindings"`
+		BindingsTotal int           `json:"bindingsTotal,omitempty"`
+		Problems      []wireProblem `json:"problems"`
+		ProblemsTotal int           `json:"problemsTotal,omitempty"`
+		Unjudged      string        `json:"unjudged,omitempty"`
+	}
+	wireAccess struct {
+		Table      string `json:"table"`
+		Connection string `json:"connection"`
+		Access     string `json:"access"`
+	}
+	wireResult struct {
+		Name     string      `json:"name"`
+		Type     string      `json:"type"`
+		Nullable bool        `json:"nullable"`
+		Source   *wireSource `json:"source,omitempty"`
+	}
+	wireSource struct {
+		Table  string `json:"table"`
+		Column string `json:"column"`
+	}
+	wireBinding struct {
+		Param  string `json:"param"`
+		Table  string `json:"table"`
+		Column string `json:"column"`
+	}
+	wireProblem struct {
+		Code     string `json:"code"`
+		Message  string `json:"message"`
+		Position int    `json:"position,omitempty"`
 	}
 	wireParam struct {
 		Name     string `json:"name"`
@@ -442,6 +495,9 @@ type (
 		// OtherReleasesTotal counts the other releases when more than
 		// the 100 listed are cached (the doc comment of qReleaseJSON).
 		OtherReleasesTotal int `json:"otherReleasesTotal,omitempty"`
+		// LogicProblems and AnalysisPending: analysis_json.go.
+		LogicProblems   *int `json:"logicProblems,omitempty"`
+		AnalysisPending bool `json:"analysisPending,omitempty"`
 	}
 	wireOtherRelease struct {
 		ID      string `json:"id"`

@@ -44,6 +44,9 @@ type CheckPage struct {
 	CommentCoverage *float64
 	// NextCursor fetches the next page; "" on the last.
 	NextCursor string
+	// AnalysisPending says the release's logics are still being analysed:
+	// their problems are not among the findings yet.
+	AnalysisPending bool
 }
 
 // JSON returns the page as the JSON of mcpserver.CheckOutput.
@@ -59,6 +62,9 @@ func (p *CheckPage) JSON() []byte {
 	}
 	out = append(out, `,"total":`...)
 	out = strconv.AppendInt(out, p.Total, 10)
+	if p.AnalysisPending {
+		out = append(out, `,"analysisPending":true`...)
+	}
 	if p.NextCursor != "" {
 		out = append(out, `,"nextCursor":"`...)
 		out = append(out, p.NextCursor...)
@@ -157,6 +163,7 @@ var segments = []segment{
 	storedSegment(ruleFKTypeMismatch, CodeFKTypeMismatch),
 	storedSegment(ruleDuplicateForeignKey, CodeDuplicateForeignKey),
 	{codes: []string{CodeMissingComment}, page: missingCommentPage, count: missingCommentCount},
+	logicProblemsSegment(), // analysis_check.go
 }
 
 // cursorKeys is how many parts a segment's key has at most.
@@ -173,6 +180,7 @@ type checker struct {
 	counts    []int64    // per segment, how many findings
 	total     int64
 	coverage  *float64
+	pending   bool // analysis_check.go
 }
 
 // count reads how many findings each segment has for codes.
@@ -201,7 +209,8 @@ func (c *checker) count(ctx context.Context, codes []string) error {
 		v := c.rc.coverage()
 		c.coverage = &v
 	}
-	return nil
+	c.pending, err = analysisPending(ctx, c.tx, c.rel)
+	return err
 }
 
 // start reads a cursor: the segment to start at and the key in it.
@@ -269,7 +278,8 @@ func (c *checker) page(ctx context.Context, after cursorAt, limit int) (*CheckPa
 			break
 		}
 	}
-	page := &CheckPage{Release: c.ri.ID, Findings: append(items, ']'), Total: c.total, CommentCoverage: c.coverage}
+	page := &CheckPage{Release: c.ri.ID, Findings: append(items, ']'), Total: c.total, CommentCoverage: c.coverage,
+		AnalysisPending: c.pending}
 	if next != nil {
 		key := make([]string, cursorKeys)
 		copy(key, next.key)

@@ -19,6 +19,8 @@ type wireFinding struct {
 	Table      string `json:"table,omitempty"`
 	Connection string `json:"connection,omitempty"`
 	Column     string `json:"column,omitempty"`
+	Logic      string `json:"logic,omitempty"`
+	Position   int    `json:"position,omitempty"`
 }
 
 // wireCheck is a release_check answer.
@@ -28,6 +30,7 @@ type wireCheck struct {
 	CommentCoverage *float64      `json:"commentCoverage,omitempty"`
 	Total           int64         `json:"total"`
 	NextCursor      string        `json:"nextCursor,omitempty"`
+	AnalysisPending bool          `json:"analysisPending,omitempty"`
 }
 
 // checkAll returns every finding of req, through CheckAll, with the first

@@ -64,6 +64,8 @@ func (s *Store) CompleteLogics(ctx context.Context, t Target, prefix string) ([]
 // 4 KiB and the SQL to 45 KiB of JSON text (json_quote_cut), the params
 // that fit in 8 KiB (paramsTotal counts them all) and the roles that fit
 // in 2 KiB (auth.rolesTotal), with "truncated": true: at most 61 KiB.
+// The SQL is cut to ?3 bytes: 46,080 (45 KiB), or cutAnalysisSQL for a
+// logic with an analysis, to make room for it (LogicJSON).
 var qLogicCut = readQuery(`
 WITH l AS MATERIALIZED (SELECT * FROM logics WHERE release = ?1 AND name = ?2),
 ps AS MATERIALIZED (
@@ -76,7 +78,7 @@ roles AS MATERIALIZED (
 	FROM l, json_each(l.auth_roles) r)
 SELECT '{"name":' || json_quote(l.name)
 	|| iif(l.description IS NULL, '', ',"description":' || json_quote_cut(l.description, 4096))
-	|| ',"sql":' || json_quote_cut(l.sql, 46080)
+	|| ',"sql":' || json_quote_cut(l.sql, ?3)
 	|| ',"params":[' || coalesce((SELECT group_concat(item, ',') FROM ps WHERE bytes <= 8192), '') || ']'
 	|| coalesce((SELECT ',"paramsTotal":' || count(*) FROM ps HAVING max(bytes) > 8192), '')
 	|| ',"auth":{"required":' || iif(l.auth_required, 'true', 'false')
@@ -86,8 +88,9 @@ SELECT '{"name":' || json_quote(l.name)
 FROM l`)
 
 // LogicJSON returns the logic_get answer for a logic of t's current
-// release, as the JSON of answer.Logic; NotFound when unknown. An
-// answer longer than AnswerBudget is cut (see qLogicCut).
+// release, as the JSON of answer.Logic; NotFound when unknown. Its
+// analysis (qLogicAnalysis) ends the answer. An answer longer than
+// AnswerBudget is cut (see qLogicCut), with the analysis's cut shares.
 func (s *Store) LogicJSON(ctx context.Context, t Target, name string) ([]byte, error) {
 	ctx = bounded(ctx)
 	var out []byte
@@ -100,10 +103,27 @@ func (s *Store) LogicJSON(ctx context.Context, t Target, name string) ([]byte, e
 		if err == sql.ErrNoRows {
 			return Errorf(NotFound, "logic %q not found", name)
 		}
-		if err == nil && len(out) > AnswerBudget {
-			err = tx.row(ctx, qLogicCut, rel, name).Scan(&out)
+		if err != nil {
+			return err
 		}
-		return err
+		member, err := logicAnalysisMember(ctx, tx, rel, name, wholeAnalysis)
+		if err != nil {
+			return err
+		}
+		if len(out)+len(member) > AnswerBudget {
+			sqlCut := 46080
+			if len(member) > 0 {
+				if member, err = logicAnalysisMember(ctx, tx, rel, name, cutAnalysis); err != nil {
+					return err
+				}
+				sqlCut = cutAnalysisSQL
+			}
+			if err = tx.row(ctx, qLogicCut, rel, name, sqlCut).Scan(&out); err != nil {
+				return err
+			}
+		}
+		out = spliceMember(out, member)
+		return nil
 	})
 	return out, err
 }

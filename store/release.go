@@ -47,7 +47,9 @@ FROM current_releases c JOIN releases r ON r.id = c.release ORDER BY c.project, 
 	// project ?1 and environment ?2: the JSON of mcpserver.ReleaseInfo,
 	// with at most 100 other cached releases of the project and
 	// environment, newest first (otherReleasesTotal counts them all when
-	// there are more).
+	// there are more), and logicProblems, the logics with problems, when
+	// the release's logics are analysed (analysisPending while that runs;
+	// neither without a postgres connection: analysis_json.go).
 	qReleaseJSON = readQuery(`
 SELECT json_insert(json_object('id', r.release_id, 'project', r.project, 'environment', r.environment,
 		'version', r.version, 'createdAt', r.created_at, 'syncedAt', r.synced_at,
@@ -61,8 +63,11 @@ SELECT json_insert(json_object('id', r.release_id, 'project', r.project, 'enviro
 				WHERE project = r.project AND environment = r.environment AND id <> r.id
 				ORDER BY version DESC, release_id DESC LIMIT 100) o))),
 	-- json_insert adds nothing at '$', which always exists.
-	iif(o.total > 100, '$.otherReleasesTotal', '$'), o.total)
-FROM current_releases c JOIN releases r ON r.id = c.release,
+	iif(o.total > 100, '$.otherReleasesTotal', '$'), o.total,
+	iif(ra.state = 'done', '$.logicProblems', '$'), ra.logic_problems,
+	iif(ra.state = 'pending', '$.analysisPending', '$'), json('true'))
+FROM current_releases c JOIN releases r ON r.id = c.release
+	LEFT JOIN release_analysis ra ON ra.release = r.id,
 	(SELECT count(*) - 1 AS total FROM releases WHERE project = ?1 AND environment = ?2) o
 WHERE c.project = ?1 AND c.environment = ?2`)
 )
@@ -299,6 +304,12 @@ func deleteRelease(ctx context.Context, tx *sql.Tx, key ReleaseKey) error {
 		{`DELETE FROM schema_finding_counts WHERE release = ?`, []any{id}},
 		{`DELETE FROM tables WHERE id >= ? AND id < ?`, []any{lo, hi}},
 		{`DELETE FROM logic_params WHERE logic_id >= ? AND logic_id < ?`, []any{lo, hi}},
+		{`DELETE FROM logic_analysis WHERE logic_id >= ? AND logic_id < ?`, []any{lo, hi}}, // logic_analysis.go
+		{`DELETE FROM logic_results WHERE logic_id >= ? AND logic_id < ?`, []any{lo, hi}},
+		{`DELETE FROM logic_bindings WHERE logic_id >= ? AND logic_id < ?`, []any{lo, hi}},
+		{`DELETE FROM logic_problems WHERE logic_id >= ? AND logic_id < ?`, []any{lo, hi}},
+		{`DELETE FROM logic_tables WHERE release = ?`, []any{id}},
+		{`DELETE FROM release_analysis WHERE release = ?`, []any{id}},
 		{`DELETE FROM logics WHERE id >= ? AND id < ?`, []any{lo, hi}},
 		{`DELETE FROM connections WHERE release = ?`, []any{id}},
 		{`DELETE FROM current_releases WHERE release = ?`, []any{id}},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/hubsnap/hubsnap/indexer/analysis"
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
@@ -14,7 +15,7 @@ import (
 // transaction, which holds the index's write lock from BeginRelease until
 // Commit or Rollback. The caller drives it, and nothing calls back:
 //
-//	tx, err := st.BeginRelease(ctx)
+//	tx, err := st.BeginRelease(ctx, analyzer)
 //	...
 //	defer tx.Rollback()
 //	err = tx.Index(parts) // pulls every part of the release
@@ -46,8 +47,10 @@ type Parts interface {
 const opRelease = "store release"
 
 // BeginRelease starts writing a release: it waits for the write lock (up
-// to the busy timeout) and begins the transaction.
-func (s *Store) BeginRelease(ctx context.Context) (*ReleaseTx, error) {
+// to the busy timeout) and begins the transaction. a analyses the logics
+// of a release with a postgres connection when it is finished
+// (logic_analysis.go); nil marks such a release pending instead.
+func (s *Store) BeginRelease(ctx context.Context, a *analysis.Analyzer) (*ReleaseTx, error) {
 	if s.readOnly {
 		return nil, fmt.Errorf("%s: %w", opRelease, s.why)
 	}
@@ -60,6 +63,7 @@ func (s *Store) BeginRelease(ctx context.Context) (*ReleaseTx, error) {
 		tx.Rollback()
 		return nil, classify(opRelease, err)
 	}
+	w.analyzer = a
 	return &ReleaseTx{s: s, ctx: ctx, tx: tx, w: w}, nil
 }
 
@@ -156,6 +160,9 @@ type WriteOptions struct {
 	MakeCurrent bool
 	// Hook, when set, runs just before the transaction commits (see Hook).
 	Hook Hook
+	// Analyzer analyses the logics of a release with a postgres connection
+	// (logic_analysis.go); nil marks such a release pending instead.
+	Analyzer *analysis.Analyzer
 }
 
 // WriteRelease stores a release in one ReleaseTx, fill sending its parts
@@ -163,7 +170,7 @@ type WriteOptions struct {
 // benchmarks, storetest) rather than decode one. If fill fails, nothing
 // is written and its error is returned.
 func (s *Store) WriteRelease(ctx context.Context, opts WriteOptions, fill func(*ReleaseWriter) error) (err error) {
-	t, err := s.BeginRelease(ctx)
+	t, err := s.BeginRelease(ctx, opts.Analyzer)
 	if err != nil {
 		return err
 	}

@@ -33,7 +33,7 @@ func TestReleaseTxIndexesADecoder(t *testing.T) {
 	put(t, viaPut, snap, true)
 
 	s := openStore(t)
-	tx, err := s.BeginRelease(ctx)
+	tx, err := s.BeginRelease(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestReleaseTxFailures(t *testing.T) {
 	snap := smallSnapshot("shop", "rel_42", "dev", 43, "n", 5)
 
 	ctx := context.Background()
-	tx, err := s.BeginRelease(ctx)
+	tx, err := s.BeginRelease(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestReleaseTxFailures(t *testing.T) {
 	// The commit fails: its context is canceled once the rows are in, as
 	// when a caller's file operations take too long.
 	cctx, cancel := context.WithCancel(ctx)
-	tx, err = s.BeginRelease(cctx)
+	tx, err = s.BeginRelease(cctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,6 +59,17 @@ func embeddedMigrations(tb testing.TB) []string {
 	return names
 }
 
+// newestMigration is the version of the newest embedded migration (the
+// schema version of a migrated index).
+func newestMigration(tb testing.TB) int {
+	tb.Helper()
+	files, err := migrationFiles()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return files[len(files)-1].version
+}
+
 func TestOpenMigrates(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "index.db")

@@ -61,7 +61,8 @@ const (
 // Child rows are read in order from their (parent, position) keys.
 // referencedBy lists at most 100 foreign keys of other tables, with
 // referencedByTotal when there are more; they are counted only when 100
-// were listed, so most tables pay for one range read, not two.
+// were listed, so most tables pay for one range read, not two. usedBy
+// lists the logics that touch the table (usedByMember).
 // The primary key is read through the partial index columns_pk: its first
 // column and whether it has a second (pk_position counts from 1 without
 // gaps: a snapshot's key names distinct columns of its table), and its
@@ -97,6 +98,7 @@ SELECT t.connection, t.name, iif(t.id IS NULL, NULL, CAST(concat(
 			WHERE release = t.release AND ref_connection = t.connection AND ref_table = t.name
 			ORDER BY connection, table_name, position LIMIT 100)
 		HAVING count(*) > 0),
+	` + usedByMember(0) + `,
 	'}') AS BLOB))
 FROM current_releases cr
 LEFT JOIN tables t ON t.release = cr.release AND t.name = ?3 AND (?4 IS NULL OR t.connection = ?4)
@@ -119,8 +121,9 @@ ORDER BY t.connection LIMIT 50`)
 // budget, in order, and says how many it has in all when it holds fewer:
 // the primary key's columns 2 KiB (primaryKey.columnsTotal), foreign keys
 // 8 KiB (foreignKeysTotal), indexes 4 KiB (indexesTotal), referencedBy
-// 6 KiB and 100 entries (referencedByTotal), the table's comment 2 KiB,
-// and columns from position ?5 on, 32 KiB, but always one (columnsTotal;
+// 6 KiB and 100 entries (referencedByTotal), usedBy 4 KiB and 100
+// entries (usedByTotal), the table's comment 2 KiB,
+// and columns from position ?5 on, 28 KiB, but always one (columnsTotal;
 // the caller adds nextCursor when more follow). A column whose own JSON
 // passes 2 KiB shows its comment and default cut to 1 KiB each and as many
 // of its first 20 enum values as fit in 1 KiB, with "truncated": true.
@@ -145,7 +148,7 @@ cols AS MATERIALIZED (
 				WHERE bytes <= 1024), '') || ']')
 			|| ',"truncated":true}') AS item
 		FROM columns c, t WHERE c.table_id = t.id AND c.position >= ?5 ORDER BY c.position)),
-kept AS (SELECT position, item FROM cols WHERE bytes <= 32768 OR position = (SELECT min(position) FROM cols)),
+kept AS (SELECT position, item FROM cols WHERE bytes <= 28672 OR position = (SELECT min(position) FROM cols)),
 pk AS MATERIALIZED (
 	SELECT name, type, item, sum(octet_length(item) + 1) OVER (ORDER BY pk_position) AS bytes FROM (
 		SELECT c.name, c.type, c.pk_position, '{"name":' || json_quote(c.name) || ',"type":' || json_quote(c.type) || '}' AS item
@@ -179,6 +182,7 @@ SELECT '{"name":' || json_quote(t.name) || ',"connection":' || json_quote(t.conn
 	|| coalesce((SELECT ',"referencedBy":[' || coalesce(group_concat(iif(n <= 100 AND bytes <= 6144, ref_json, NULL), ','), '') || ']'
 			|| iif(max(n) > 100 OR max(bytes) > 6144, ',"referencedByTotal":' || count(*), '')
 		FROM refs HAVING count(*) > 0), '')
+	|| coalesce(` + usedByMember(4096) + `, '')
 	|| '}',
 	(SELECT max(position) FROM kept),
 	EXISTS (SELECT 1 FROM cols WHERE position > (SELECT max(position) FROM kept))

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/hubsnap/hubsnap/indexer/analysis"
 )
 
 // ReleaseWriter writes the parts of one release, in any order, inside a
@@ -31,6 +33,7 @@ type ReleaseWriter struct {
 	connectionRows, tables, columns, foreignKeys, indexes, logics, params *batch
 	search, searchNames                                                   *batch
 	lint                                                                  lintState // lint_write.go
+	analyzer                                                              *analysis.Analyzer
 
 	// What is written last, in key order (see spill.go): the foreign
 	// keys, the search rows' names, and the distinct words.
@@ -208,6 +211,9 @@ func (w *ReleaseWriter) finish(ctx context.Context, makeCurrent bool) error {
 	}
 	if err := w.writeLint(ctx); err != nil {
 		return err
+	}
+	if err := analyzeRelease(ctx, w.tx, w.release, w.analyzer); err != nil {
+		return fmt.Errorf("analyse logics: %w", err)
 	}
 	// The release replaces its namesake. A current pointer of the same
 	// environment moves to it; one of another environment must not follow

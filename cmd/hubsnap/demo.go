@@ -68,7 +68,7 @@ func demoCalls() []demoCall {
 		{"Search by words: any case style, prefixes, comments, SQL", "schema_search", map[string]any{"query": "displayName"}},
 		{"...best first: names, then params, comments and SQL", "schema_search", map[string]any{"query": "user", "limit": 8}},
 		{"What logics are there?", "logic_list", map[string]any{}},
-		{"A logic's SQL, params and auth (MCP-005)", "logic_get", map[string]any{"name": "purchase_item"}},
+		{"A logic's SQL, params and auth (MCP-005), and its analysis: a result row's typed columns,\n   # the tables it touches, the column each param binds to, its problems", "logic_get", map[string]any{"name": "purchase_item"}},
 		{"The logics/ prefix is accepted", "logic_get", map[string]any{"name": "logics/admin/users"}},
 		{"Which release is this?", "release_info", map[string]any{}},
 		{"Review its schema as a team's CI would", "release_check", map[string]any{}},
@@ -292,7 +292,7 @@ func demoDiff(ctx context.Context, w io.Writer, dir string, log *slog.Logger) er
 // demoCheck prints what `hubsnap snapshot check` shows a team's CI for
 // the current release: its schema findings, and the exit status.
 func demoCheck(ctx context.Context, w io.Writer, dir string, log *slog.Logger) error {
-	fmt.Fprintf(w, "   hubsnap snapshot check: what a team's CI would flag in rel_42:\n\n")
+	fmt.Fprintf(w, "   hubsnap snapshot check: what a team's CI would flag in rel_42 (the schema, then the logics):\n\n")
 	var report bytes.Buffer
 	err := runCheck(ctx, &checkOptions{Stdout: &report, Log: log, CacheDir: dir, Project: "shop", Environment: "dev"})
 	if _, found := errors.AsType[*failure](err); err != nil && !found {

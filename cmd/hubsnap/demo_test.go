@@ -15,8 +15,8 @@ func TestDemo(t *testing.T) {
 	cache := filepath.Join(t.TempDir(), "demo-cache")
 	r := c.ok("demo", "--cache-dir", cache)
 	for _, want := range []string{
-		"synced shop/dev rel_41 (version 41): 6 tables, 3 logics",
-		"synced shop/dev rel_42 (version 42): 6 tables, 4 logics",
+		"synced shop/dev rel_41 (version 41): 6 tables, 4 logics",
+		"synced shop/dev rel_42 (version 42): 6 tables, 5 logics",
 		"   shop/dev: rel_41 (version 41) -> rel_42 (version 42)\n\n   Tables: 1 added, 1 removed, 3 changed\n",
 		"         ~ column email: nullable true -> false\n",
 		`-> schema_join_path {"from":"main.users","to":"items"}`,
@@ -25,9 +25,11 @@ func TestDemo(t *testing.T) {
 		`          t0 ||--o{ t1 : "posts_author_fk"`,
 		`"sql": "FROM users JOIN purchases ON purchases.user_id = users.id JOIN items ON items.id = purchases.item_id"`,
 		"-> schema_diff {}",
-		"   hubsnap snapshot check: what a team's CI would flag in rel_42:\n\n" +
+		"   hubsnap snapshot check: what a team's CI would flag in rel_42 (the schema, then the logics):\n\n" +
 			"   purchases.user_id: FK_WITHOUT_INDEX foreign key purchases_user_fk (user_id) to users (id) has no index that starts with its columns\n",
-		"   hubsnap: 4 findings in release rel_42 (FK_WITHOUT_INDEX 4) (exit 1)\n",
+		"   Broken logics: 1\n     ! items/price_list\n         " + priceListProblem + "\n",
+		"   " + priceListProblem + "\n   hubsnap: 5 findings in release rel_42 (FK_WITHOUT_INDEX 4, UNKNOWN_COLUMN 1) (exit 1)\n",
+		`"analysis": {` + "\n" + `          "statement": "insert",`,
 		`-> release_check {}`,
 		`"schemaProblems": 4`,
 		`"changed": [{"name":"email","from":{"nullable":true},"to":{"nullable":false}}]`,

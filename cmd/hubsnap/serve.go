@@ -180,8 +180,12 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 		}
 	}
 	target := store.Target{Project: opts.Project, Environment: opts.Environment}
+	logics := newAnalyst(opts.CacheDir, opts.Stderr, log) // serve_analyze.go
 	bg := newBackgroundSync(opts, status, log)
-	c, current, err := openCurrent(ctx, opts, log)
+	if bg != nil {
+		bg.opts.Logics = logics.openOptions()
+	}
+	c, current, err := openCurrent(ctx, opts, logics.openOptions(), log)
 	synced := false
 	if errors.Is(err, errNoCurrent) && bg != nil {
 		// A new replica: its first sync makes a release current.
@@ -190,7 +194,7 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 			return fmt.Errorf("%w; the first sync failed: %v", err, serr)
 		}
 		synced = true
-		c, current, err = openCurrent(ctx, opts, log)
+		c, current, err = openCurrent(ctx, opts, logics.openOptions(), log)
 	}
 	if err != nil {
 		return err
@@ -200,6 +204,7 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 		log.Warn("this hubsnap cannot write the cache: it serves the index as it is, and changes to the release files "+
 			"show once a hubsnap that can write the cache has indexed them", "cache", opts.CacheDir, "why", why)
 	}
+	logics.pending = c.Store().PendingAnalyses
 	repair := newRepairer(c, status) // serve_repair.go
 	srv := mcpserver.New(c.Store(), mcpserver.Options{Target: target, Version: version(), Log: log, OnDamage: repair.damaged})
 
@@ -210,12 +215,20 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 	go func() {
 		// After every rescan, tell clients if the served release changed,
 		// whoever changed it (this process or another).
-		watched <- c.Watch(watchCtx, indexer.WatchOptions{Rescanned: func(error) { srv.CheckRelease(watchCtx) }})
+		watched <- c.Watch(watchCtx, indexer.WatchOptions{Rescanned: func(error) {
+			srv.CheckRelease(watchCtx)
+			logics.notify() // a repair, or another process's change, may have left releases pending
+		}})
 	}()
 	repaired := make(chan struct{})
 	go func() {
 		defer close(repaired)
 		repair.run(watchCtx)
+	}()
+	analysed := make(chan struct{})
+	go func() {
+		defer close(analysed)
+		logics.run(watchCtx)
 	}()
 	syncing := make(chan struct{})
 	go func() {
@@ -233,6 +246,7 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 	stop()
 	<-syncing
 	<-repaired
+	<-analysed
 	if werr := <-watched; werr != nil {
 		log.Warn("watching the cache", "err", werr)
 	}
@@ -245,13 +259,13 @@ var errNoCurrent = errors.New("no current release")
 // openCurrent opens the cache and returns it with the current release of
 // the project and environment, or an error wrapping errNoCurrent that
 // names hubsnap snapshot sync.
-func openCurrent(ctx context.Context, opts *serveOptions, log *slog.Logger) (*indexer.Cache, store.ReleaseInfo, error) {
+func openCurrent(ctx context.Context, opts *serveOptions, open indexer.OpenOptions, log *slog.Logger) (*indexer.Cache, store.ReleaseInfo, error) {
 	noRelease := fmt.Errorf("%w for project %q, environment %q in %s; run `hubsnap snapshot sync` first",
 		errNoCurrent, opts.Project, opts.Environment, opts.CacheDir)
 	if !indexer.Exists(opts.CacheDir) {
 		return nil, store.ReleaseInfo{}, noRelease
 	}
-	c, err := indexer.Open(ctx, opts.CacheDir, log)
+	c, err := indexer.OpenWith(ctx, opts.CacheDir, log, open)
 	if err != nil {
 		return nil, store.ReleaseInfo{}, err
 	}

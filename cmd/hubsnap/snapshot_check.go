@@ -139,6 +139,10 @@ func runCheck(ctx context.Context, opts *checkOptions) error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
+	if last.AnalysisPending {
+		opts.Log.Warn("the logics of this release are still being analysed: their problems are not checked yet",
+			"release", last.Release)
+	}
 	if last.Total > 0 {
 		return &failure{fmt.Errorf("%s", findingsSummary(last, out.byCode()))}
 	}
@@ -263,6 +267,10 @@ func (j *checkJSON) end(p *store.CheckPage) error {
 	j.w.WriteString("],\n")
 	if p.CommentCoverage != nil {
 		fmt.Fprintf(j.w, "  \"commentCoverage\": %s,\n", strconv.FormatFloat(*p.CommentCoverage, 'f', -1, 64))
+	}
+	if p.AnalysisPending {
+		fmt.Fprintf(j.w, "  \"total\": %d,\n  \"analysisPending\": true\n}\n", p.Total)
+		return nil
 	}
 	fmt.Fprintf(j.w, "  \"total\": %d\n}\n", p.Total)
 	return nil

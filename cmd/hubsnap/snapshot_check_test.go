@@ -18,6 +18,7 @@ const demoCheckText = `purchases.user_id: FK_WITHOUT_INDEX foreign key purchases
 purchases.item_id: FK_WITHOUT_INDEX foreign key purchases_item_fk (item_id) to items (id) has no index that starts with its columns
 order_lines.item_id: FK_WITHOUT_INDEX foreign key (item_id) to items (id) has no index that starts with its columns
 analytics.users.user_id: FK_WITHOUT_INDEX foreign key rollup_user_fk (user_id) to main.users (id) has no index that starts with its columns
+items/price_list:14: UNKNOWN_COLUMN column "price" does not exist
 `
 
 func TestSnapshotCheck(t *testing.T) {
@@ -29,7 +30,7 @@ func TestSnapshotCheck(t *testing.T) {
 	if r.stdout != demoCheckText {
 		t.Errorf("snapshot check:\n%s\nwant:\n%s", r.stdout, demoCheckText)
 	}
-	if got, want := r.msg(), "4 findings in release rel_42 (FK_WITHOUT_INDEX 4)"; got != want {
+	if got, want := r.msg(), "5 findings in release rel_42 (FK_WITHOUT_INDEX 4, UNKNOWN_COLUMN 1)"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)
 	}
 	// An earlier cached release, by id.
@@ -42,10 +43,10 @@ func TestSnapshotCheck(t *testing.T) {
 	// No finding left: exit 0 and nothing printed.
 	for _, args := range [][]string{
 		{"--rule", "NO_PRIMARY_KEY"},
-		{"--ignore", "FK_WITHOUT_INDEX"},
+		{"--ignore", "FK_WITHOUT_INDEX,UNKNOWN_COLUMN"},
 		{"--rule", "NO_PRIMARY_KEY,FK_TYPE_MISMATCH", "--rule", "DUPLICATE_FOREIGN_KEY"},
-		{"--rule", "FK_WITHOUT_INDEX", "--ignore", "FK_WITHOUT_INDEX,NO_PRIMARY_KEY", "--rule", "UNKNOWN_COLUMN"},
-		{"--rule", "SYNTAX"}, // a logic code: a rule, with no findings until the analysis brings them
+		{"--rule", "FK_WITHOUT_INDEX", "--ignore", "FK_WITHOUT_INDEX,NO_PRIMARY_KEY", "--rule", "SYNTAX"},
+		{"--rule", "SYNTAX"}, // a logic code: a rule; no logic of the demo has a syntax error
 	} {
 		r := c.ok(append([]string{"snapshot", "check"}, args...)...)
 		if r.stdout != "" || r.stderr != "" {
@@ -53,13 +54,15 @@ func TestSnapshotCheck(t *testing.T) {
 		}
 	}
 
-	// --all: MISSING_COMMENT too, after the other rules' findings.
+	// --all: MISSING_COMMENT too, after the other schema rules' findings,
+	// before the logics'.
 	r = c.fails(exitError, "snapshot", "check", "--all")
-	if !strings.HasPrefix(r.stdout, demoCheckText) || !strings.Contains(r.stdout, "\nitems: MISSING_COMMENT table has no comment\n") ||
-		!strings.HasSuffix(r.stdout, "\nanalytics.users.visits: MISSING_COMMENT column has no comment\n") {
+	schemaText := strings.TrimSuffix(demoCheckText, priceListProblem+"\n")
+	if !strings.HasPrefix(r.stdout, schemaText) || !strings.Contains(r.stdout, "\nitems: MISSING_COMMENT table has no comment\n") ||
+		!strings.HasSuffix(r.stdout, "\nanalytics.users.visits: MISSING_COMMENT column has no comment\n"+priceListProblem+"\n") {
 		t.Errorf("snapshot check --all:\n%s", r.stdout)
 	}
-	if got, want := r.msg(), "26 findings in release rel_42 (FK_WITHOUT_INDEX 4, MISSING_COMMENT 22); 24.1% of tables and columns have a comment"; got != want {
+	if got, want := r.msg(), "27 findings in release rel_42 (FK_WITHOUT_INDEX 4, MISSING_COMMENT 22, UNKNOWN_COLUMN 1); 24.1% of tables and columns have a comment"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)
 	}
 

@@ -49,6 +49,10 @@ Logics: 1 added, 0 removed, 3 changed
   ~ purchase_item: sql
       sql: INSERT INTO purchases (user_id, item_id) VALUES (:user_id, :item_id)
        -> INSERT INTO purchases (user_id, item_id) VALUES (:user_id, :item_id) RETURNING id
+
+Broken logics: 1
+  ! items/price_list
+      items/price_list:14: UNKNOWN_COLUMN column "price" does not exist
 `
 
 func TestSnapshotDiff(t *testing.T) {

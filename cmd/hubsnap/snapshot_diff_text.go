@@ -42,6 +42,9 @@ func writeDiff(w io.Writer, target string, d *answer.DiffOutput, color bool) err
 	if empty {
 		p.line(0, "no changes")
 	}
+	if d.Logics != nil {
+		p.broken(d.Logics) // snapshot_diff_broken.go
+	}
 	if d.More {
 		p.line(0, "(more changes were left out)")
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -129,6 +130,12 @@ type Options struct {
 	// Timeout bounds the analysis of one logic; past it the logic is left
 	// unjudged. Zero means DefaultTimeout.
 	Timeout time.Duration
+	// Shared makes the Analyzer use the process's one parser, compiled
+	// at most once per process (with the CacheDir of the first shared
+	// Analyzer that needs it) and kept until the process ends: Close
+	// leaves it. For a process that opens several caches one after the
+	// other (package indexer; its tests open hundreds).
+	Shared bool
 }
 
 // DefaultTimeout bounds one logic's analysis when Options.Timeout is zero.
@@ -144,7 +151,14 @@ const MaxSQL = 48 << 10
 type Analyzer struct {
 	p       *pgParser
 	timeout time.Duration
+	shared  bool
 }
+
+// sharedParser is the parser of Options.Shared.
+var (
+	sharedMu     sync.Mutex
+	sharedParser *pgParser
+)
 
 // New returns an Analyzer. It is cheap: the parser is compiled at the first
 // Analyze or Prepare.
@@ -155,6 +169,14 @@ func New(ctx context.Context, opts Options) (*Analyzer, error) {
 	t := opts.Timeout
 	if t <= 0 {
 		t = DefaultTimeout
+	}
+	if opts.Shared {
+		sharedMu.Lock()
+		defer sharedMu.Unlock()
+		if sharedParser == nil {
+			sharedParser = newPGParser(opts.CacheDir)
+		}
+		return &Analyzer{p: sharedParser, timeout: t, shared: true}, nil
 	}
 	return &Analyzer{p: newPGParser(opts.CacheDir), timeout: t}, nil
 }
@@ -171,7 +193,11 @@ func (a *Analyzer) Prepare(ctx context.Context) error {
 }
 
 // Close releases the parser. Analyze after Close leaves logics unjudged.
+// A Shared Analyzer's parser stays for the process's other Analyzers.
 func (a *Analyzer) Close() error {
+	if a.shared {
+		return nil
+	}
 	return a.p.close()
 }
 

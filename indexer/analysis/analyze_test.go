@@ -38,6 +38,12 @@ func runCases(t *testing.T, cases []analyzeCase) {
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Analyze(%q) mismatch (-want +got):\n%s", tt.sql, diff)
 			}
+			// The same through a catalog read from a TableSource.
+			sc, _ := sourceCatalog(schema())
+			got = a.Analyze(context.Background(), sc, Logic{Name: "test", SQL: tt.sql, Params: tt.params})
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Analyze(%q) with a source catalog mismatch (-want +got):\n%s", tt.sql, diff)
+			}
 		})
 	}
 }

@@ -15,6 +15,7 @@ type Catalog struct {
 	allPostgres bool
 	enums       map[string]bool // names of enum types the snapshot states
 	ntables     int
+	src         *sourced // not nil: tables are read from a Source (catalog_source.go)
 }
 
 // lazyTable builds a table's lookups at first use.
@@ -126,6 +127,10 @@ func buildTable(t *Table, conn string, pg bool) *tableInfo {
 	return ti
 }
 
+// IsPostgres reports whether a connection engine is PostgreSQL, the
+// engine whose logics are analysed.
+func IsPostgres(engine string) bool { return isPostgres(engine) }
+
 // isPostgres reports whether a connection engine is PostgreSQL.
 func isPostgres(engine string) bool {
 	e := strings.ToLower(strings.TrimSpace(engine))
@@ -157,6 +162,9 @@ func enumTypeName(s string) string {
 // folding of the SQL's identifier). A name PostgreSQL truncated to 63
 // bytes also matches a longer snapshot name with that prefix.
 func (c *Catalog) lookupTable(name string) []*tableInfo {
+	if c.src != nil {
+		return c.src.lookup(name)
+	}
 	lts := c.tables[name]
 	if lts == nil && len(name) == maxIdentLen {
 		for n, ts := range c.tables {

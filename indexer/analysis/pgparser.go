@@ -132,7 +132,13 @@ func (p *pgParser) readyEngine(ctx context.Context, e *engine) error {
 	if p.cacheErr != nil {
 		return p.cacheErr
 	}
-	e.once.Do(func() { e.err = e.compile(ctx, p.cache) })
+	e.once.Do(func() {
+		e.err = e.compile(ctx, p.cache)
+		if e.err != nil && p.cacheDir != "" {
+			// The cache folder may be gone or unwritable: compile in memory.
+			e.err = e.compile(ctx, wazero.NewCompilationCache())
+		}
+	})
 	return e.err
 }
 

@@ -90,6 +90,12 @@ type LogicsDiff struct {
 	Added   []string      `json:"added,omitempty"`
 	Removed []string      `json:"removed,omitempty"`
 	Changed []LogicChange `json:"changed,omitempty"`
+	// Broken is what the newer release breaks (analysis.go).
+	Broken      []BrokenLogic `json:"broken,omitempty" jsonschema:"logics of 'to' with problems they did not have in 'from', or new with problems (postgres releases)"`
+	BrokenTotal int           `json:"brokenTotal,omitempty" jsonschema:"how many logics are broken, when broken lists only some"`
+	// AnalysisPending is set while either release's logics are being
+	// analysed: broken is not known yet.
+	AnalysisPending bool `json:"analysisPending,omitempty" jsonschema:"the logics are still being analysed: broken is not known yet"`
 }
 
 // LogicChange is a logic present in both releases that changed.

@@ -11,6 +11,10 @@ type Logic struct {
 	// ParamsTotal counts them all when they did not all fit.
 	ParamsTotal int  `json:"paramsTotal,omitempty" jsonschema:"how many parameters the logic has, when this answer lists only some"`
 	Auth        Auth `json:"auth"`
+	// Analysis is set for a logic of a release with a postgres connection.
+	Analysis *LogicAnalysis `json:"analysis,omitempty" jsonschema:"what the SQL means against this release (postgres releases only): result row shape, tables, param bindings, problems"`
+	// AnalysisPending is set while the release's logics are being analysed.
+	AnalysisPending bool `json:"analysisPending,omitempty" jsonschema:"the analysis is still running: ask again shortly"`
 	// Truncated is set on an answer too long to give whole.
 	Truncated bool `json:"truncated,omitempty" jsonschema:"the answer was too long: the description is cut to 2,000 characters, a very long SQL to 40,000, and params and roles to those that fit"`
 }

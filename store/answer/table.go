@@ -30,6 +30,9 @@ type Table struct {
 	ReferencedBy []Reference `json:"referencedBy,omitempty" jsonschema:"foreign keys of other tables that point here, when there are any; at most 100"`
 	// ReferencedByTotal counts them all when there are more than listed.
 	ReferencedByTotal int `json:"referencedByTotal,omitempty" jsonschema:"how many foreign keys point here, when there are more than referencedBy lists"`
+	// UsedBy are the logics that touch the table (analysis.go).
+	UsedBy      []TableUse `json:"usedBy,omitempty" jsonschema:"the logics that read or write this table, by name; at most 100 (postgres releases)"`
+	UsedByTotal int        `json:"usedByTotal,omitempty" jsonschema:"how many logics touch it, when there are more than usedBy lists"`
 }
 
 // Key is a primary key. Name and Type are set when it has one column.
