@@ -80,6 +80,12 @@ func (c *Cache) AnalyzePending(ctx context.Context) (int, error) {
 	if err != nil || n == 0 {
 		return 0, err
 	}
+	// The parser is compiled (or loaded from {cache}/parser) before the
+	// write lock is taken: a compile takes seconds, more under the race
+	// detector, and serve's own syncs wait for the lock meanwhile.
+	if err := c.logics.analyzer.Prepare(ctx); err != nil {
+		return 0, err
+	}
 	err = c.write(ctx, func() error {
 		n, err = c.store.AnalyzePending(ctx, c.logics.analyzer)
 		return err
