@@ -207,7 +207,27 @@ func TestLogicAnalysisBudget(t *testing.T) {
 	defer func(b time.Duration) { analysisBudget = b }(analysisBudget)
 	analysisBudget = -1 // spent before the first logic
 	snap := analysedSnapshot()
-	err := s.WriteRelease(ctx, WriteOptions{MakeCurrent: true, Analyzer: testAnalyzer(t)}, func(w *ReleaseWriter) error {
+	if err := writeAnalysed(s, snap, testAnalyzer(t)); err != nil {
+		t.Fatal(err)
+	}
+	key := ReleaseKey{Project: snap.Release.Project, ID: snap.Release.ID}
+	if state, err := s.AnalysisState(ctx, key); err != nil || state != AnalysisDone {
+		t.Fatalf("AnalysisState = %q, %v; want done", state, err)
+	}
+	for _, l := range snap.Logics {
+		got, err := s.LogicAnalysis(ctx, key, l.Name)
+		if err != nil {
+			t.Fatalf("LogicAnalysis(%s): %v", l.Name, err)
+		}
+		if got.Unjudged != overBudget || len(got.Problems) != 0 || got.Result != nil {
+			t.Errorf("LogicAnalysis(%s) = %+v; want unjudged %q, no problems, no result", l.Name, got, overBudget)
+		}
+	}
+}
+
+// writeAnalysed writes snap as the current release, its logics analysed by a.
+func writeAnalysed(s *Store, snap *Snapshot, a *analysis.Analyzer) error {
+	return s.WriteRelease(context.Background(), WriteOptions{MakeCurrent: true, Analyzer: a}, func(w *ReleaseWriter) error {
 		w.Release(snap.Release, snap.Origin)
 		w.File(fileStateOf(snap))
 		for _, c := range snap.Connections {
@@ -227,20 +247,4 @@ func TestLogicAnalysisBudget(t *testing.T) {
 		}
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	key := ReleaseKey{Project: snap.Release.Project, ID: snap.Release.ID}
-	if state, err := s.AnalysisState(ctx, key); err != nil || state != AnalysisDone {
-		t.Fatalf("AnalysisState = %q, %v; want done", state, err)
-	}
-	for _, l := range snap.Logics {
-		got, err := s.LogicAnalysis(ctx, key, l.Name)
-		if err != nil {
-			t.Fatalf("LogicAnalysis(%s): %v", l.Name, err)
-		}
-		if got.Unjudged != overBudget || len(got.Problems) != 0 || got.Result != nil {
-			t.Errorf("LogicAnalysis(%s) = %+v; want unjudged %q, no problems, no result", l.Name, got, overBudget)
-		}
-	}
 }
