@@ -133,21 +133,23 @@ func TestDamageSweep(t *testing.T) {
 	if raceEnabled {
 		// Every hubsnap started is a -race binary, several times slower:
 		// a quarter of the damages, on a smaller release.
-		runSweep(t, storetest.Size{Tables: 150, Logics: 20}, 1, 4, 1)
+		runSweep(t, storetest.Size{Tables: 150, Logics: 20}, 1, 4, 1, false)
 		return
 	}
-	runSweep(t, storetest.Size{Tables: 400, Logics: 60}, 1, 2, 1)
+	runSweep(t, storetest.Size{Tables: 400, Logics: 60}, 1, 2, 1, false)
 }
 
 // TestLargeDamageSweep runs the sweep over storetest.Large (10,000
 // tables): three damages of one byte of each kind of page, and one of a
 // byte in every page of some kinds, each found by index verify, every
-// third one repaired by it (about 200 starts of hubsnap).
+// third one repaired by it, and each served over one transport, stdio and
+// HTTP in turn (about 130 starts of hubsnap; TestDamageSweep serves each
+// of its damages over both).
 func TestLargeDamageSweep(t *testing.T) {
 	if testing.Short() || raceEnabled {
-		t.Skip("imports 10,000 tables and starts hubsnap about 200 times; run without -race and -short")
+		t.Skip("imports 10,000 tables and starts hubsnap about 130 times; run without -race and -short")
 	}
-	runSweep(t, storetest.Large, 3, 1, 3)
+	runSweep(t, storetest.Large, 3, 1, 3, true)
 }
 
 // runSweep imports a release of size, records the answers of the
@@ -155,8 +157,9 @@ func TestLargeDamageSweep(t *testing.T) {
 // page, and one of a byte in every page of some kinds, keeping every
 // every-th of them, each on a fresh copy of the cache, over stdio, over
 // HTTP, and with hubsnap index verify (and --repair for every
-// repairEvery-th).
-func runSweep(t testing.TB, size storetest.Size, perKind, every, repairEvery int) {
+// repairEvery-th). alternate serves each damage over one transport, stdio
+// and HTTP in turn, rather than over both.
+func runSweep(t testing.TB, size storetest.Size, perKind, every, repairEvery int, alternate bool) {
 	base := sweepBase(t, size)
 	tables, logics := storetest.Names(size)
 	calls := sweepCalls(tables, logics)
@@ -184,7 +187,11 @@ func runSweep(t testing.TB, size storetest.Size, perKind, every, repairEvery int
 	}
 	counts := map[string]map[outcome]int{"stdio": {}, "http": {}, "verify": {}}
 	for i, dc := range cases {
-		for _, via := range []string{"stdio", "http"} {
+		vias := []string{"stdio", "http"}
+		if alternate {
+			vias = vias[i%2 : i%2+1]
+		}
+		for _, via := range vias {
 			c := sweepCopy(t, base)
 			damage(t, c, dc)
 			var s sweepSession

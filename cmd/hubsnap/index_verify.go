@@ -16,7 +16,7 @@ func (a *app) newIndexCommand() *cobra.Command {
 		Use:   "index",
 		Short: "Check and repair the cache's index",
 	}
-	cmd.AddCommand(a.newVerifyCommand(), a.newAnalyzeCommand())
+	cmd.AddCommand(a.newVerifyCommand(), a.newAnalyzeCommand(), a.newCompileParserCommand())
 	return group(cmd)
 }
 

@@ -1,5 +1,12 @@
 package main
 
-import "os"
+import (
+	"os"
 
-func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)) }
+	"github.com/hubsnap/hubsnap/indexer/analysis"
+)
+
+func main() {
+	analysis.SetCompiler(compileParserInChild) // index_parser.go
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+}

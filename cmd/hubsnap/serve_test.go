@@ -25,6 +25,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/indexer/analysis"
 	"github.com/hubsnap/hubsnap/mcpserver"
 )
 
@@ -33,23 +34,46 @@ import (
 const testMainEnv = "HUBSNAP_TEST_MAIN"
 
 // peakFileEnv, set in a child's environment, names a file where the child
-// writes its peak resident set when it ends (VmHWM of /proc/self/status,
-// Linux). Unlike the ru_maxrss that wait4 reports, it is the child's own:
-// Go starts a child with CLONE_VM, and Linux counts the parent's resident
-// set at the exec in the child's ru_maxrss.
+// appends its peak resident set when it ends (the VmHWM line of
+// /proc/self/status, Linux), as does each hubsnap it starts in turn (the
+// parser's compile, index_parser.go). Unlike the ru_maxrss that wait4
+// reports, it is the child's own: Go starts a child with CLONE_VM, and
+// Linux counts the parent's resident set at the exec in the child's
+// ru_maxrss.
 const peakFileEnv = "HUBSNAP_TEST_PEAK_FILE"
 
+// TestMain runs the test binary as hubsnap when testMainEnv is set (a
+// child a test started), and runs the tests otherwise. Either way a child
+// this process starts with its own environment runs as hubsnap too: the
+// parser's compile (analysis.SetCompiler) and serve's analyst re-run
+// os.Executable.
 func TestMain(m *testing.M) {
+	analysis.SetCompiler(compileParserInChild)
 	if os.Getenv(testMainEnv) == "1" {
 		code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 		if f := os.Getenv(peakFileEnv); f != "" {
-			if status, err := os.ReadFile("/proc/self/status"); err == nil {
-				os.WriteFile(f, status, 0o600)
-			}
+			appendPeak(f)
 		}
 		os.Exit(code)
 	}
+	os.Setenv(testMainEnv, "1")
 	os.Exit(m.Run())
+}
+
+// appendPeak appends this process's VmHWM line to file.
+func appendPeak(file string) {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return
+	}
+	for line := range strings.Lines(string(status)) {
+		if strings.HasPrefix(line, "VmHWM:") {
+			if f, err := os.OpenFile(file, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err == nil {
+				f.WriteString(line)
+				f.Close()
+			}
+		}
+	}
 }
 
 // Time limits of the end-to-end tests. They bound a broken run; a healthy

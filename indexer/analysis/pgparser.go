@@ -80,6 +80,11 @@ type pgParser struct {
 	cacheErr  error
 	fast      engine
 	guarded   engine
+	// childOnce runs SetCompiler's function at most once (compile.go);
+	// compiles is set in the process that function starts, which
+	// compiles here.
+	childOnce sync.Once
+	compiles  bool
 
 	mu     sync.Mutex
 	closed bool
@@ -133,7 +138,11 @@ func (p *pgParser) readyEngine(ctx context.Context, e *engine) error {
 		return p.cacheErr
 	}
 	e.once.Do(func() {
+		p.compileElsewhere(ctx, e) // then loaded from the folder (compile.go)
 		e.err = e.compile(ctx, p.cache)
+		if e.err == nil && p.cacheDir != "" {
+			markCompiled(p.cacheDir, e.guarded)
+		}
 		if e.err != nil && p.cacheDir != "" {
 			// The cache folder may be gone or unwritable: compile in memory.
 			e.err = e.compile(ctx, wazero.NewCompilationCache())

@@ -1,0 +1,145 @@
+package analysis
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+)
+
+// Compiling PostgreSQL's parser (2.2 MB of WebAssembly) holds about
+// 250 MiB of Go heap for two seconds: wazero's compiler keeps its SSA
+// pools at the size of the largest function, and the grammar's is huge.
+// Loading the compiled code from a compilation cache folder holds about
+// 30 MiB. A process that must stay small (an import's peak is bounded by
+// the release's size; docs/benchmarks.md) therefore leaves the compile to
+// another process: SetCompiler tells the parsers of this process how to
+// fill their cache folder elsewhere, and Compile is what that other
+// process runs. A marker file in the folder says which compilations it
+// holds, so the other process runs once per folder (and again after an
+// upgrade of the parser or of wazero), not once per process.
+
+// compiler is the function SetCompiler set, or nil.
+var compiler atomic.Pointer[func(ctx context.Context, dir string) error]
+
+// SetCompiler makes every parser of this process that keeps its
+// compilations in a folder (Options.CacheDir) call compile(ctx, dir) when
+// the folder does not hold the compiled parser yet, rather than compiling
+// in this process; compile is expected to run Compile(ctx, dir) in another
+// process and wait for it. When compile fails, or the folder still lacks
+// the parser after it, this process compiles it itself: slower to start
+// and larger, never wrong. nil turns it off.
+func SetCompiler(compile func(ctx context.Context, dir string) error) {
+	if compile == nil {
+		compiler.Store(nil)
+		return
+	}
+	compiler.Store(&compile)
+}
+
+// Compile compiles both of the parser's engines (ordinary SQL and long SQL)
+// into the compilation cache folder dir, and marks them there; it is the
+// work of the process SetCompiler's function starts. An engine the folder
+// already holds is loaded, not compiled again.
+func Compile(ctx context.Context, dir string) error {
+	if dir == "" {
+		return errors.New("no folder for the compiled parser")
+	}
+	// The compiler's heap is nearly all live until the compile ends: a
+	// low GC target keeps the process near that, not twice it.
+	defer debug.SetGCPercent(debug.SetGCPercent(20))
+	for _, guarded := range []bool{false, true} {
+		// One parser an engine, closed before the next compile, so the
+		// two compiles do not add up.
+		p := newPGParser(dir)
+		p.compiles = true // not in yet another process
+		e := map[bool]*engine{false: &p.fast, true: &p.guarded}[guarded]
+		err := p.readyEngine(ctx, e)
+		p.close()
+		if err != nil {
+			return err
+		}
+		runtime.GC()
+	}
+	return nil
+}
+
+// compiled reports whether dir is marked as holding the compilation of the
+// engine (guarded or not) of this build.
+func compiled(dir string, guarded bool) bool {
+	_, err := os.Stat(markerPath(dir, guarded))
+	return err == nil
+}
+
+// markCompiled marks dir as holding the engine's compilation. A failure
+// costs only a needless child process next time.
+func markCompiled(dir string, guarded bool) {
+	path := markerPath(dir, guarded)
+	if _, err := os.Stat(path); err == nil {
+		return
+	}
+	tmp, err := os.CreateTemp(dir, ".marker-*")
+	if err != nil {
+		return
+	}
+	tmp.Close()
+	if os.Rename(tmp.Name(), path) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// markerPath names the marker of an engine's compilation: a digest of
+// the parser's WebAssembly, wazero's version, the platform and the engine,
+// everything the compiled code depends on.
+func markerPath(dir string, guarded bool) string {
+	return filepath.Join(dir, "hubsnap-parser-"+buildKey()+map[bool]string{false: "-fast", true: "-guarded"}[guarded])
+}
+
+// buildKey is the part of markerPath that is the same for both engines.
+var buildKey = sync.OnceValue(func() string {
+	h := sha256.New()
+	h.Write(libPGQuery)
+	fmt.Fprintf(h, "\x00%s\x00%s/%s", wazeroVersion(), runtime.GOOS, runtime.GOARCH)
+	return hex.EncodeToString(h.Sum(nil)[:12])
+})
+
+// wazeroVersion is the version of wazero this binary was built with, or
+// "devel" when the build does not record it (wazero then keys its own
+// cache by its own version, and a stale marker only skips a child).
+func wazeroVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			if d.Path == "github.com/tetratelabs/wazero" {
+				if d.Replace != nil {
+					d = d.Replace
+				}
+				return d.Version
+			}
+		}
+	}
+	return "devel"
+}
+
+// compileElsewhere asks SetCompiler's function, if any, to fill p's folder
+// with the engine's compilation, once per parser.
+func (p *pgParser) compileElsewhere(ctx context.Context, e *engine) {
+	c := compiler.Load()
+	if c == nil || p.compiles || p.cacheDir == "" || compiled(p.cacheDir, e.guarded) {
+		return
+	}
+	p.childOnce.Do(func() {
+		if err := os.MkdirAll(p.cacheDir, 0o700); err != nil {
+			return
+		}
+		// A failure is the function's to report: this process then
+		// compiles the parser itself.
+		_ = (*c)(ctx, p.cacheDir)
+	})
+}

@@ -1,0 +1,66 @@
+package analysis
+
+import (
+	"context"
+	"testing"
+)
+
+// TestCompileElsewhere checks SetCompiler's contract: a parser whose folder
+// lacks the compiled module asks the compiler once, whatever engines it
+// readies, then loads what it wrote; a folder Compile filled (the markers)
+// is never asked about again; and a failing compiler leaves the parser
+// compiling by itself.
+func TestCompileElsewhere(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles PostgreSQL's parser")
+	}
+	ctx := context.Background()
+	dir := t.TempDir()
+	calls := 0
+	SetCompiler(func(ctx context.Context, d string) error {
+		calls++
+		if d != dir {
+			t.Errorf("compiler called for %q, want %q", d, dir)
+		}
+		return Compile(ctx, d) // in this process: the test is the other process
+	})
+	defer SetCompiler(nil)
+
+	p := newPGParser(dir)
+	for _, e := range []*engine{&p.fast, &p.guarded} {
+		if err := p.readyEngine(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.close()
+	if calls != 1 {
+		t.Errorf("compiler called %d times for an empty folder, want 1", calls)
+	}
+	for _, guarded := range []bool{false, true} {
+		if !compiled(dir, guarded) {
+			t.Errorf("engine (guarded %v) not marked compiled", guarded)
+		}
+	}
+
+	p = newPGParser(dir)
+	if err := p.readyEngine(ctx, &p.fast); err != nil {
+		t.Fatal(err)
+	}
+	p.close()
+	if calls != 1 {
+		t.Errorf("compiler called again for a filled folder (%d calls)", calls)
+	}
+
+	// A compiler that fails: the parser compiles, and works.
+	other := t.TempDir()
+	SetCompiler(func(context.Context, string) error { return context.Canceled })
+	p = newPGParser(other)
+	defer p.close()
+	if err := p.readyEngine(ctx, &p.fast); err != nil {
+		t.Fatalf("after a failing compiler: %v", err)
+	}
+	a := &Analyzer{p: p, timeout: DefaultTimeout}
+	if _, err := a.Rewrite(ctx, "select 1", nil); err != nil {
+		t.Fatalf("parser after a failing compiler: %v", err)
+	}
+}
