@@ -27,16 +27,17 @@ import (
 // upgrade of the parser or of wazero), not once per process.
 
 // compiler is the function SetCompiler set, or nil.
-var compiler atomic.Pointer[func(ctx context.Context, dir string) error]
+var compiler atomic.Pointer[func(ctx context.Context, dir string, guarded bool) error]
 
 // SetCompiler makes every parser of this process that keeps its
-// compilations in a folder (Options.CacheDir) call compile(ctx, dir) when
-// the folder does not hold the compiled parser yet, rather than compiling
-// in this process; compile is expected to run Compile(ctx, dir) in another
-// process and wait for it. When compile fails, or the folder still lacks
+// compilations in a folder (Options.CacheDir) call compile(ctx, dir,
+// guarded) when the folder does not hold the compiled engine it needs yet
+// (guarded: the one for long SQL), rather than compiling in this process;
+// compile is expected to run Compile(ctx, dir, guarded) in another process
+// and wait for it. When compile fails, or the folder still lacks
 // the parser after it, this process compiles it itself: slower to start
 // and larger, never wrong. nil turns it off.
-func SetCompiler(compile func(ctx context.Context, dir string) error) {
+func SetCompiler(compile func(ctx context.Context, dir string, guarded bool) error) {
 	if compile == nil {
 		compiler.Store(nil)
 		return
@@ -44,31 +45,25 @@ func SetCompiler(compile func(ctx context.Context, dir string) error) {
 	compiler.Store(&compile)
 }
 
-// Compile compiles both of the parser's engines (ordinary SQL and long SQL)
-// into the compilation cache folder dir, and marks them there; it is the
-// work of the process SetCompiler's function starts. An engine the folder
-// already holds is loaded, not compiled again.
-func Compile(ctx context.Context, dir string) error {
+// Compile compiles one of the parser's engines (guarded: the one for long
+// SQL) into the compilation cache folder dir, and marks it there; it is
+// the work of the process SetCompiler's function starts. An engine the
+// folder already holds is loaded, not compiled again.
+func Compile(ctx context.Context, dir string, guarded bool) error {
 	if dir == "" {
 		return errors.New("no folder for the compiled parser")
 	}
 	// The compiler's heap is nearly all live until the compile ends: a
 	// low GC target keeps the process near that, not twice it.
 	defer debug.SetGCPercent(debug.SetGCPercent(20))
-	for _, guarded := range []bool{false, true} {
-		// One parser an engine, closed before the next compile, so the
-		// two compiles do not add up.
-		p := newPGParser(dir)
-		p.compiles = true // not in yet another process
-		e := map[bool]*engine{false: &p.fast, true: &p.guarded}[guarded]
-		err := p.readyEngine(ctx, e)
-		p.close()
-		if err != nil {
-			return err
-		}
-		runtime.GC()
+	p := newPGParser(dir)
+	p.compiles = true // not in yet another process
+	defer p.close()
+	e := &p.fast
+	if guarded {
+		e = &p.guarded
 	}
-	return nil
+	return p.readyEngine(ctx, e)
 }
 
 // compiled reports whether dir is marked as holding the compilation of the
@@ -128,18 +123,17 @@ func wazeroVersion() string {
 }
 
 // compileElsewhere asks SetCompiler's function, if any, to fill p's folder
-// with the engine's compilation, once per parser.
+// with the engine's compilation (once per engine: readyEngine runs it in
+// the engine's sync.Once).
 func (p *pgParser) compileElsewhere(ctx context.Context, e *engine) {
 	c := compiler.Load()
 	if c == nil || p.compiles || p.cacheDir == "" || compiled(p.cacheDir, e.guarded) {
 		return
 	}
-	p.childOnce.Do(func() {
-		if err := os.MkdirAll(p.cacheDir, 0o700); err != nil {
-			return
-		}
-		// A failure is the function's to report: this process then
-		// compiles the parser itself.
-		_ = (*c)(ctx, p.cacheDir)
-	})
+	if err := os.MkdirAll(p.cacheDir, 0o700); err != nil {
+		return
+	}
+	// A failure is the function's to report: this process then compiles
+	// the engine itself.
+	_ = (*c)(ctx, p.cacheDir, e.guarded)
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // TestCompileElsewhere checks SetCompiler's contract: a parser whose folder
-// lacks the compiled module asks the compiler once, whatever engines it
+// lacks the compiled module asks the compiler once for each engine it
 // readies, then loads what it wrote; a folder Compile filled (the markers)
 // is never asked about again; and a failing compiler leaves the parser
 // compiling by itself.
@@ -17,12 +17,12 @@ func TestCompileElsewhere(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	calls := 0
-	SetCompiler(func(ctx context.Context, d string) error {
+	SetCompiler(func(ctx context.Context, d string, guarded bool) error {
 		calls++
 		if d != dir {
 			t.Errorf("compiler called for %q, want %q", d, dir)
 		}
-		return Compile(ctx, d) // in this process: the test is the other process
+		return Compile(ctx, d, guarded) // in this process: the test is the other process
 	})
 	defer SetCompiler(nil)
 
@@ -33,8 +33,8 @@ func TestCompileElsewhere(t *testing.T) {
 		}
 	}
 	p.close()
-	if calls != 1 {
-		t.Errorf("compiler called %d times for an empty folder, want 1", calls)
+	if calls != 2 {
+		t.Errorf("compiler called %d times for an empty folder and two engines, want 2", calls)
 	}
 	for _, guarded := range []bool{false, true} {
 		if !compiled(dir, guarded) {
@@ -47,13 +47,13 @@ func TestCompileElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.close()
-	if calls != 1 {
+	if calls != 2 {
 		t.Errorf("compiler called again for a filled folder (%d calls)", calls)
 	}
 
 	// A compiler that fails: the parser compiles, and works.
 	other := t.TempDir()
-	SetCompiler(func(context.Context, string) error { return context.Canceled })
+	SetCompiler(func(context.Context, string, bool) error { return context.Canceled })
 	p = newPGParser(other)
 	defer p.close()
 	if err := p.readyEngine(ctx, &p.fast); err != nil {

@@ -80,11 +80,9 @@ type pgParser struct {
 	cacheErr  error
 	fast      engine
 	guarded   engine
-	// childOnce runs SetCompiler's function at most once (compile.go);
-	// compiles is set in the process that function starts, which
-	// compiles here.
-	childOnce sync.Once
-	compiles  bool
+	// compiles is set in the process SetCompiler's function starts
+	// (compile.go), which compiles here.
+	compiles bool
 
 	mu     sync.Mutex
 	closed bool
