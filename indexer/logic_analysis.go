@@ -3,6 +3,7 @@ package indexer
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/hubsnap/hubsnap/indexer/analysis"
@@ -32,6 +33,20 @@ type OpenOptions struct {
 // PostgreSQL's parser between processes.
 const parserDir = "parser"
 
+// ParserDirEnv names the environment variable that moves the compiled
+// parser out of the cache, to a folder several caches share (every
+// hubsnap process reads it: the compile runs once per folder; see
+// docs/cli.md).
+const ParserDirEnv = "HUBSNAP_PARSER_DIR"
+
+// parserFolder is where a cache at dir keeps the compiled parser.
+func parserFolder(dir string) string {
+	if d := os.Getenv(ParserDirEnv); d != "" {
+		return d
+	}
+	return filepath.Join(dir, parserDir)
+}
+
 // logicAnalysis is what a Cache keeps for the analysis of logics.
 type logicAnalysis struct {
 	analyzer  *analysis.Analyzer // nil with NoParse
@@ -43,7 +58,7 @@ func (l *logicAnalysis) open(ctx context.Context, dir string, opts OpenOptions) 
 		l.onPending = opts.OnPending
 		return nil
 	}
-	a, err := analysis.New(ctx, analysis.Options{CacheDir: filepath.Join(dir, parserDir), Shared: true})
+	a, err := analysis.New(ctx, analysis.Options{CacheDir: parserFolder(dir), Shared: true})
 	if err != nil {
 		return fmt.Errorf("logic analyzer: %w", err)
 	}

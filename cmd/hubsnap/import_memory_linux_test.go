@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hubsnap/hubsnap/indexer"
 	"github.com/hubsnap/hubsnap/store/storetest"
 )
 
@@ -51,7 +52,10 @@ func TestImportMemory(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := newCLI(t).with("HUBSNAP_PROJECT", "big", "HUBSNAP_ENVIRONMENT", "dev")
+			// Its own compiled parser, not the tests' shared one: the
+			// compile is measured too.
+			c := newCLI(t).with("HUBSNAP_PROJECT", "big", "HUBSNAP_ENVIRONMENT", "dev",
+				indexer.ParserDirEnv, filepath.Join(t.TempDir(), "parser"))
 			peakFile := filepath.Join(t.TempDir(), "status")
 			cmd := hubsnapCmd(t, c.with(peakFileEnv, peakFile), "snapshot", "import", file)
 			start := time.Now()

@@ -25,6 +25,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/indexer"
 	"github.com/hubsnap/hubsnap/indexer/analysis"
 	"github.com/hubsnap/hubsnap/mcpserver"
 )
@@ -57,7 +58,17 @@ func TestMain(m *testing.M) {
 		os.Exit(code)
 	}
 	os.Setenv(testMainEnv, "1")
-	os.Exit(m.Run())
+	// One compilation of PostgreSQL's parser for every hubsnap the tests
+	// start (a -race compile takes a minute on a busy machine), unless a
+	// test gives a child its own.
+	dir, err := os.MkdirTemp("", "hubsnap-test-parser-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv(indexer.ParserDirEnv, dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // appendPeak appends this process's VmHWM line to file.
@@ -100,6 +111,9 @@ func hubsnapBin(tb testing.TB) string {
 // testMainEnv. Nothing is inherited from the test's own environment.
 func childEnv(c *cli) []string {
 	env := []string{testMainEnv + "=1"}
+	if _, own := c.env[indexer.ParserDirEnv]; !own {
+		env = append(env, indexer.ParserDirEnv+"="+os.Getenv(indexer.ParserDirEnv))
+	}
 	for k, v := range c.env {
 		env = append(env, k+"="+v)
 	}
