@@ -31,11 +31,11 @@ func listTools(tb testing.TB, cs *mcp.ClientSession) map[string]*mcp.Tool {
 	return out
 }
 
-// The advertised schemas are the ones inferred from the handlers' Go types:
-// one source, no hand-written twin (docs/tools.md).
-func TestAdvertisedSchemasComeFromHandlerTypes(t *testing.T) {
-	tools := listTools(t, shopSession(t))
-	want := map[string][2]*jsonschema.Schema{
+// inferredSchemas are each tool's input and output schemas as inferred
+// from its handler's Go types (schemaFor, and the adjustments of the tools
+// that have some), whole: the output schema before leanOutput.
+func inferredSchemas() map[string][2]*jsonschema.Schema {
+	return map[string][2]*jsonschema.Schema{
 		"schema_list_tables": {limitSchema(schemaFor[ListTablesInput](), 1, store.MaxPageLimit), schemaFor[ListTablesOutput]()},
 		"schema_get_table":   {schemaFor[GetTableInput](), schemaFor[Table]()},
 		"logic_list":         {limitSchema(schemaFor[ListLogicsInput](), 1, store.MaxPageLimit), schemaFor[ListLogicsOutput]()},
@@ -46,6 +46,17 @@ func TestAdvertisedSchemasComeFromHandlerTypes(t *testing.T) {
 		"schema_diff":        {limitSchema(schemaFor[DiffInput](), 1, store.MaxDiffLimit), diffOutputSchema()},
 		"schema_diagram":     {diagramInputSchema(), schemaFor[diagram.Diagram]()},
 		"release_check":      {schemaFor[CheckInput](), schemaFor[CheckOutput]()},
+	}
+}
+
+// The advertised schemas are the ones inferred from the handlers' Go types:
+// one source, no hand-written twin (docs/tools.md). The output schema is
+// advertised through leanOutput.
+func TestAdvertisedSchemasComeFromHandlerTypes(t *testing.T) {
+	tools := listTools(t, shopSession(t))
+	want := inferredSchemas()
+	for name, s := range want {
+		want[name] = [2]*jsonschema.Schema{s[0], leanOutput(s[1])}
 	}
 	if got := slices.Sorted(maps.Keys(tools)); !slices.Equal(got, toolNames) {
 		t.Errorf("tools = %v, want %v", got, toolNames)
