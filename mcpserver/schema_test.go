@@ -13,7 +13,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/hubsnap/hubsnap/mcpserver/diagram"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -29,24 +28,6 @@ func listTools(tb testing.TB, cs *mcp.ClientSession) map[string]*mcp.Tool {
 		out[tool.Name] = tool
 	}
 	return out
-}
-
-// inferredSchemas are each tool's input and output schemas as inferred
-// from its handler's Go types (schemaFor, and the adjustments of the tools
-// that have some), whole: the output schema before leanOutput.
-func inferredSchemas() map[string][2]*jsonschema.Schema {
-	return map[string][2]*jsonschema.Schema{
-		"schema_list_tables": {limitSchema(schemaFor[ListTablesInput](), 1, store.MaxPageLimit), schemaFor[ListTablesOutput]()},
-		"schema_get_table":   {schemaFor[GetTableInput](), schemaFor[Table]()},
-		"logic_list":         {limitSchema(schemaFor[ListLogicsInput](), 1, store.MaxPageLimit), schemaFor[ListLogicsOutput]()},
-		"logic_get":          {schemaFor[GetLogicInput](), logicOutputSchema()},
-		"release_info":       {schemaFor[ReleaseInfoInput](), schemaFor[ReleaseInfo]()},
-		"schema_search":      searchSchemas(),
-		"schema_join_path":   {joinPathInputSchema(), schemaFor[JoinPathOutput]()},
-		"schema_diff":        {limitSchema(schemaFor[DiffInput](), 1, store.MaxDiffLimit), diffOutputSchema()},
-		"schema_diagram":     {diagramInputSchema(), schemaFor[diagram.Diagram]()},
-		"release_check":      {schemaFor[CheckInput](), schemaFor[CheckOutput]()},
-	}
 }
 
 // The advertised schemas are the ones inferred from the handlers' Go types:

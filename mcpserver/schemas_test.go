@@ -7,8 +7,12 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hubsnap/hubsnap/mcpserver/diagram"
+	"github.com/hubsnap/hubsnap/store"
 )
 
 // maxToolsListWire bounds tools/list on the wire (issue 27): the JSON-RPC
@@ -107,5 +111,23 @@ func TestToolsListWireSize(t *testing.T) {
 		if strings.Contains(string(msg), bad) {
 			t.Errorf("tools/list holds %s", bad)
 		}
+	}
+}
+
+// inferredSchemas are each tool's input and output schemas as inferred
+// from its handler's Go types (schemaFor, and the adjustments of the tools
+// that have some), whole: the output schema before leanOutput.
+func inferredSchemas() map[string][2]*jsonschema.Schema {
+	return map[string][2]*jsonschema.Schema{
+		"schema_list_tables": {limitSchema(schemaFor[ListTablesInput](), 1, store.MaxPageLimit), schemaFor[ListTablesOutput]()},
+		"schema_get_table":   {schemaFor[GetTableInput](), schemaFor[Table]()},
+		"logic_list":         {limitSchema(schemaFor[ListLogicsInput](), 1, store.MaxPageLimit), schemaFor[ListLogicsOutput]()},
+		"logic_get":          {schemaFor[GetLogicInput](), logicOutputSchema()},
+		"release_info":       {schemaFor[ReleaseInfoInput](), schemaFor[ReleaseInfo]()},
+		"schema_search":      searchSchemas(),
+		"schema_join_path":   {joinPathInputSchema(), schemaFor[JoinPathOutput]()},
+		"schema_diff":        {limitSchema(schemaFor[DiffInput](), 1, store.MaxDiffLimit), diffOutputSchema()},
+		"schema_diagram":     {diagramInputSchema(), schemaFor[diagram.Diagram]()},
+		"release_check":      {schemaFor[CheckInput](), schemaFor[CheckOutput]()},
 	}
 }
