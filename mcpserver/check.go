@@ -44,8 +44,7 @@ type Finding struct {
 
 func (s *Server) addCheckTool() {
 	addTool[CheckInput, CheckOutput](s, &mcp.Tool{
-		Name:  "release_check",
-		Title: "Check the schema",
+		Name: "release_check",
 		Description: `Lint the current release as a team's CI would (hubsnap snapshot check): tables without a
 primary key; foreign keys without an index, of another type than the column they reference,
 or duplicated; then each logic's problems. "code" runs one rule; MISSING_COMMENT only so.`,

@@ -26,7 +26,8 @@ import (
 // and of the shop fixture
 //
 //   - decodes into its Go type with unknown fields refused,
-//   - validates against the output schema the tool advertises, and
+//   - validates against the output schema the tool advertises and the
+//     whole one inferred from its Go type, and
 //   - is, member for member, the JSON that the Go type itself marshals to
 //     when it is built here, independently, from the snapshot document;
 //     for the answers one statement composes whole (schema_get_table's
@@ -201,7 +202,7 @@ func contractError(schema *jsonschema.Resolved, answer []byte, got, want any) er
 		return err
 	}
 	if err := schema.Validate(doc); err != nil {
-		return fmt.Errorf("the answer fails the advertised output schema: %v\n%s", err, answer)
+		return fmt.Errorf("the answer fails the output schema (advertised or whole): %v\n%s", err, answer)
 	}
 	wantJSON, err := json.Marshal(want)
 	if err != nil {
@@ -235,7 +236,9 @@ func sameBytes(answer []byte, want any) error {
 	return nil
 }
 
-// outputSchemas returns the resolved output schema each tool advertises.
+// outputSchemas returns, for each tool, the output schema it advertises
+// and the whole one inferred from its Go type (inferredSchemas), resolved
+// as one: an answer must validate against both.
 func outputSchemas(t *testing.T, srv *Server) map[string]*jsonschema.Resolved {
 	t.Helper()
 	cs := connect(t, srv)
@@ -244,6 +247,7 @@ func outputSchemas(t *testing.T, srv *Server) map[string]*jsonschema.Resolved {
 		t.Fatal(err)
 	}
 	out := map[string]*jsonschema.Resolved{}
+	whole := inferredSchemas()
 	for _, tool := range list.Tools {
 		b, err := json.Marshal(tool.OutputSchema)
 		if err != nil {
@@ -253,7 +257,8 @@ func outputSchemas(t *testing.T, srv *Server) map[string]*jsonschema.Resolved {
 		if err := json.Unmarshal(b, &s); err != nil {
 			t.Fatal(err)
 		}
-		if out[tool.Name], err = s.Resolve(nil); err != nil {
+		both := &jsonschema.Schema{AllOf: []*jsonschema.Schema{&s, whole[tool.Name][1]}}
+		if out[tool.Name], err = both.Resolve(nil); err != nil {
 			t.Fatalf("%s: %v", tool.Name, err)
 		}
 	}

@@ -41,15 +41,14 @@ const (
 
 func (s *Server) addDiagramTool() {
 	t := &mcp.Tool{
-		Name:  "schema_diagram",
-		Title: "Draw a table's neighbourhood",
+		Name: "schema_diagram",
 		Description: `Draw a table and the tables within 1-3 foreign-key steps of it (either direction,
 at most 40): a Mermaid erDiagram with key columns and relationships, which apps show as a
 picture. Use it to see how a part of the schema fits together, or to show it to a person;
 schema_get_table has a table's full detail.`,
 		Annotations:  readOnly("Draw a table's neighbourhood"),
 		InputSchema:  diagramInputSchema(),
-		OutputSchema: schemaFor[diagram.Diagram](),
+		OutputSchema: leanOutput(schemaFor[diagram.Diagram]()),
 		Meta: mcp.Meta{
 			"ui":             map[string]any{"resourceUri": diagramURI},
 			"ui/resourceUri": diagramURI, // the flat form older hosts read

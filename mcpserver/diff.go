@@ -41,8 +41,7 @@ func diffOutputSchema() *jsonschema.Schema {
 
 func (s *Server) addDiffTool() {
 	addTool[DiffInput, DiffOutput](s, &mcp.Tool{
-		Name:  "schema_diff",
-		Title: "What changed between two releases",
+		Name: "schema_diff",
 		Description: `Compare two cached releases: the tables and logics added, removed and changed
 (columns, keys, indexes, comments; SQL, params, auth), and logics.broken: the logics the
 newer release breaks. Use it to find what changed since the release some code was written

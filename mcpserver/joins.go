@@ -46,8 +46,7 @@ func joinPathInputSchema() *jsonschema.Schema {
 
 func (s *Server) addJoinTool() {
 	addTool[JoinPathInput, JoinPathOutput](s, &mcp.Tool{
-		Name:  "schema_join_path",
-		Title: "How to join two tables",
+		Name: "schema_join_path",
 		Description: `Find how to join two tables: the shortest chains of foreign keys between them, in
 either direction, each with its join conditions and a ready FROM ... JOIN ... ON clause
 (composite keys join on all their columns; names that need it are double-quoted).

@@ -30,8 +30,7 @@ type GetLogicInput struct {
 
 func (s *Server) addLogicTools() {
 	list := &mcp.Tool{
-		Name:  "logic_list",
-		Title: "List logics",
+		Name: "logic_list",
 		Description: `List the names of the server-side SQL logics of the current release (e.g.
 "purchase_item", "admin/users"), a page of 500 at a time, sorted; "total" counts them all
 and "nextCursor" fetches the next page. Then logic_get gives a logic's SQL, params and auth.`,
@@ -41,8 +40,7 @@ and "nextCursor" fetches the next page. Then logic_get gives a logic's SQL, para
 	addTool[ListLogicsInput, ListLogicsOutput](s, list, []access.Scope{access.LogicRead}, s.listLogics)
 
 	addTool[GetLogicInput, Logic](s, &mcp.Tool{
-		Name:  "logic_get",
-		Title: "Get a logic",
+		Name: "logic_get",
 		Description: `Get one server-side SQL logic of the current release: its SQL, params (name, type,
 required), auth, and (postgres) its analysis: the typed columns of a result row, the
 tables it reads and writes, the column each param binds to, and its problems against

@@ -34,8 +34,7 @@ type ReleaseInfo struct {
 
 func (s *Server) addReleaseTools() {
 	addTool[ReleaseInfoInput, ReleaseInfo](s, &mcp.Tool{
-		Name:  "release_info",
-		Title: "Release info",
+		Name: "release_info",
 		Description: `Describe the release the other tools answer from: id, project, environment,
 version, when it was created and synced, how many tables and logics (and with problems), the other
 cached releases (those schema_diff can compare it with). Use it to tell the user which

@@ -13,7 +13,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/hubsnap/hubsnap/mcpserver/diagram"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -32,20 +31,13 @@ func listTools(tb testing.TB, cs *mcp.ClientSession) map[string]*mcp.Tool {
 }
 
 // The advertised schemas are the ones inferred from the handlers' Go types:
-// one source, no hand-written twin (docs/tools.md).
+// one source, no hand-written twin (docs/tools.md). The output schema is
+// advertised through leanOutput.
 func TestAdvertisedSchemasComeFromHandlerTypes(t *testing.T) {
 	tools := listTools(t, shopSession(t))
-	want := map[string][2]*jsonschema.Schema{
-		"schema_list_tables": {limitSchema(schemaFor[ListTablesInput](), 1, store.MaxPageLimit), schemaFor[ListTablesOutput]()},
-		"schema_get_table":   {schemaFor[GetTableInput](), schemaFor[Table]()},
-		"logic_list":         {limitSchema(schemaFor[ListLogicsInput](), 1, store.MaxPageLimit), schemaFor[ListLogicsOutput]()},
-		"logic_get":          {schemaFor[GetLogicInput](), logicOutputSchema()},
-		"release_info":       {schemaFor[ReleaseInfoInput](), schemaFor[ReleaseInfo]()},
-		"schema_search":      searchSchemas(),
-		"schema_join_path":   {joinPathInputSchema(), schemaFor[JoinPathOutput]()},
-		"schema_diff":        {limitSchema(schemaFor[DiffInput](), 1, store.MaxDiffLimit), diffOutputSchema()},
-		"schema_diagram":     {diagramInputSchema(), schemaFor[diagram.Diagram]()},
-		"release_check":      {schemaFor[CheckInput](), schemaFor[CheckOutput]()},
+	want := inferredSchemas()
+	for name, s := range want {
+		want[name] = [2]*jsonschema.Schema{s[0], leanOutput(s[1])}
 	}
 	if got := slices.Sorted(maps.Keys(tools)); !slices.Equal(got, toolNames) {
 		t.Errorf("tools = %v, want %v", got, toolNames)

@@ -36,8 +36,7 @@ type Hit struct {
 
 func (s *Server) addSearchTool() {
 	t := &mcp.Tool{
-		Name:  "schema_search",
-		Title: "Search the schema",
+		Name: "schema_search",
 		Description: `Find tables, columns and logics of the current release by words in their names,
 comments, descriptions, parameter names or SQL; best first (names before comments before SQL).
 In a large schema, search instead of listing every table; then call schema_get_table or

@@ -36,8 +36,7 @@ type GetTableInput struct {
 
 func (s *Server) addTableTools() {
 	list := &mcp.Tool{
-		Name:  "schema_list_tables",
-		Title: "List tables",
+		Name: "schema_list_tables",
 		Description: `List the tables of the current release (name and database connection), a page of
 500 at a time, sorted; "total" counts them all and "nextCursor" fetches the next page.
 On a large schema, find tables with schema_search instead of paging through all of them.`,
@@ -47,8 +46,7 @@ On a large schema, find tables with schema_search instead of paging through all 
 	addTool[ListTablesInput, ListTablesOutput](s, list, []access.Scope{access.TableRead}, s.listTables)
 
 	addTool[GetTableInput, Table](s, &mcp.Tool{
-		Name:  "schema_get_table",
-		Title: "Get a table",
+		Name: "schema_get_table",
 		Description: `Get one table of the current release: every column (name, type, nullable, and
 comment, default and enum values when set), the primary key, foreign keys, indexes, and
 referencedBy (foreign keys pointing here), usedBy (logics touching it). Use it before

@@ -16,7 +16,8 @@ type handler[In any] func(ctx context.Context, req *mcp.CallToolRequest, in In) 
 
 // addTool registers tool t, answered by h, for callers whose token has
 // one of scopes (see checkScopes). Its input and output schemas are
-// inferred from In and Out (see schemaFor) unless t already holds them.
+// inferred from In and Out (see schemaFor) unless t already holds them;
+// the output schema is advertised lean (see leanOutput).
 //
 // go-sdk validates the arguments against the input schema, as for any
 // typed tool. The answer is another matter: given a typed Out, go-sdk
@@ -32,6 +33,7 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, scopes []access.Scope, h handl
 	if t.OutputSchema == nil {
 		t.OutputSchema = schemaFor[Out]()
 	}
+	t.OutputSchema = leanOutput(t.OutputSchema.(*jsonschema.Schema))
 	s.scopes[t.Name] = scopes
 	s.inputs[t.Name], _ = t.InputSchema.(*jsonschema.Schema)
 	mcp.AddTool(s.mcp, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
@@ -51,9 +53,13 @@ func addTool[In, Out any](s *Server, t *mcp.Tool, scopes []access.Scope, h handl
 func marshal(v any) ([]byte, error) { return json.Marshal(v) }
 
 // readOnly are the annotations of every hubsnap tool: they read a local
-// snapshot and nothing else.
+// snapshot and nothing else. The title is sent here only, not again as
+// the tool's own title: every protocol version reads it here, and a
+// client of 2025-06-18 or later falls back to it (tools/list is kept
+// small: see leanOutput). destructiveHint is left out: the protocol gives
+// it a meaning only for tools that are not read-only. idempotentHint
+// stays, true: go-sdk always sends it, so leaving it out would say false.
 func readOnly(title string) *mcp.ToolAnnotations {
 	f := false
-	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f,
-		DestructiveHint: &f}
+	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &f}
 }
