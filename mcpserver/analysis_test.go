@@ -2,70 +2,25 @@ package mcpserver
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/hubsnap/hubsnap/indexer/analysis"
+	"github.com/hubsnap/hubsnap/mcpserver/mcpservertest"
 	"github.com/hubsnap/hubsnap/store"
 )
 
-var (
-	analyzerOnce sync.Once
-	analyzerTest *analysis.Analyzer
-	analyzerErr  error
-)
-
-// testAnalyzer is one Analyzer shared by the package's tests, its
-// compilation cache in the system's temporary folder: releases are
-// written as `hubsnap snapshot sync` writes them, analysed.
-func testAnalyzer(tb testing.TB) *analysis.Analyzer {
-	tb.Helper()
-	analyzerOnce.Do(func() {
-		dir := filepath.Join(os.TempDir(), "hubsnap-analysis-test-wazero")
-		analyzerTest, analyzerErr = analysis.New(context.Background(), analysis.Options{CacheDir: dir})
-	})
-	if analyzerErr != nil {
-		tb.Fatal(analyzerErr)
-	}
-	return analyzerTest
-}
+func testAnalyzer(tb testing.TB) *analysis.Analyzer { tb.Helper(); return mcpservertest.Analyzer(tb) }
 
 // putAnalysed stores snap with its logics analysed.
 func putAnalysed(tb testing.TB, st *store.Store, snap *store.Snapshot, file store.FileState, makeCurrent bool) {
 	tb.Helper()
-	err := st.WriteRelease(context.Background(), store.WriteOptions{MakeCurrent: makeCurrent, Analyzer: testAnalyzer(tb)},
-		func(w *store.ReleaseWriter) error { return fillRelease(w, snap, file) })
-	if err != nil {
-		tb.Fatalf("WriteRelease(%s): %v", snap.Release.ID, err)
-	}
+	mcpservertest.PutAnalysed(tb, st, snap, file, makeCurrent)
 }
 
-// fillRelease gives w every part of snap.
 func fillRelease(w *store.ReleaseWriter, snap *store.Snapshot, file store.FileState) error {
-	w.Release(snap.Release, snap.Origin)
-	w.File(file)
-	for _, c := range snap.Connections {
-		if err := w.Connection(c); err != nil {
-			return err
-		}
-	}
-	for i := range snap.Tables {
-		if err := w.Table(&snap.Tables[i]); err != nil {
-			return err
-		}
-	}
-	for i := range snap.Logics {
-		if err := w.Logic(&snap.Logics[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return mcpservertest.FillRelease(w, snap, file)
 }
 
 // analyses analyses every logic of snap in memory, with the whole release
@@ -160,32 +115,6 @@ func logicProblemsOf(as map[string]*analysis.Analysis) int {
 		}
 	}
 	return n
-}
-
-// usedBy names logics: a token with table:read but not logic:read gets
-// schema_get_table (and its resource) without it, as schema_diff leaves
-// out logics; one with both gets it whole.
-func TestHTTPUsedByFollowsScopes(t *testing.T) {
-	env := startHTTP(t, HTTPOptions{}, tokenSpec{"tables", []string{"table:read"}},
-		tokenSpec{"both", []string{"table:read", "logic:read"}})
-	tables := env.mustConnect(t, env.secrets["tables"])
-	both := env.mustConnect(t, env.secrets["both"])
-	args := map[string]any{"table": "purchases"}
-	whole := toolText(call(t, both, "schema_get_table", args))
-	if !strings.Contains(whole, `"usedBy":[{"logic":"purchase_item","access":"write"}]`) {
-		t.Fatalf("table:read + logic:read: no usedBy in %s", whole)
-	}
-	got := toolText(call(t, tables, "schema_get_table", args))
-	if want := strings.Replace(whole, `,"usedBy":[{"logic":"purchase_item","access":"write"}]`, "", 1); got != want {
-		t.Errorf("table:read only:\ngot  %s\nwant %s", got, want)
-	}
-	res, err := tables.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "hubsnap://tables/main/purchases"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if text := res.Contents[0].Text; strings.Contains(text, "usedBy") {
-		t.Errorf("table resource with table:read only: %s", text)
-	}
 }
 
 // stripUsedBy removes usedBy and usedByTotal wherever they are, a

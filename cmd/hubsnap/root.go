@@ -13,6 +13,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// main is one line: run does the work, and tests call run.
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)) }
+
 // app is what the commands' RunE functions resolve Options from: the
 // standard streams, the environment, the global flags and the logger they
 // ask for. Run functions never see it: their Options hold all they use.

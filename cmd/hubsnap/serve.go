@@ -15,6 +15,7 @@ import (
 	"github.com/hubsnap/hubsnap/indexer/hub"
 	"github.com/hubsnap/hubsnap/mcpserver"
 	"github.com/hubsnap/hubsnap/mcpserver/access"
+	"github.com/hubsnap/hubsnap/mcpserver/transport"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -104,7 +105,7 @@ retried at the next tick while the last good release is served.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.HTTP, "http", "", "serve Streamable HTTP on this address (host:port) instead of stdio")
-	f.DurationVar(&opts.SessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout,
+	f.DurationVar(&opts.SessionTimeout, "session-timeout", transport.DefaultSessionTimeout,
 		"with --http, close a session after this long idle: no request in flight and no GET stream open")
 	f.BoolVar(&opts.Stateless, "stateless", false,
 		"with --http, keep no sessions: every request stands alone (replicas behind a load balancer)")
@@ -150,7 +151,8 @@ func (opts *serveOptions) check() error {
 	return nil
 }
 
-// runServe serves the current release over MCP (mcpserver) until ctx ends
+// runServe serves the current release over MCP (mcpserver, on a transport
+// of package transport) until ctx ends
 // or the client goes, while a watcher (indexer.Cache.Watch) follows the
 // release files and, with SyncEvery, a background sync keeps the cache
 // current. It refuses to start without a current release (after a first
@@ -239,7 +241,7 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 		}
 	}()
 	if opts.HTTP == "" {
-		err = srv.ServeStdio(ctx, opts.Stdin, opts.Stdout)
+		err = transport.ServeStdio(ctx, srv, opts.Stdin, opts.Stdout)
 	} else {
 		err = serveHTTP(ctx, srv, opts, tokens, current, status)
 	}
@@ -295,7 +297,7 @@ func serveTokens(dir, addr string) (*access.Keeper, error) {
 		return nil, err
 	}
 	n, _ := tokens.Count()
-	if n == 0 && !mcpserver.IsLoopback(addr) {
+	if n == 0 && !transport.IsLoopback(addr) {
 		return nil, fmt.Errorf("refusing to serve %s without tokens: anyone who can reach it could read the schema; "+
 			"create one with `hubsnap token create NAME --scopes '*'`, or serve a loopback address such as 127.0.0.1:7420", addr)
 	}
@@ -311,7 +313,7 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, opts *serveOptions, t
 		return err
 	}
 	url := "http://" + listenURLHost(opts.HTTP, ln.Addr()) + "/mcp"
-	httpOpts := mcpserver.HTTPOptions{Stateless: opts.Stateless, SessionTimeout: opts.SessionTimeout, Log: status}
+	httpOpts := transport.HTTPOptions{Stateless: opts.Stateless, SessionTimeout: opts.SessionTimeout, Log: status}
 	var mode string
 	if opts.AuthIssuer != "" {
 		if httpOpts.OAuth, err = startVerifier(ctx, opts, url, status); err != nil {
@@ -332,13 +334,13 @@ func serveHTTP(ctx context.Context, srv *mcpserver.Server, opts *serveOptions, t
 		}
 	}
 	sessions := fmt.Sprintf("for 2025-11-25 and older (closed after %v idle; at most %d, the least recently used "+
-		"closed past that); 2026-07-28 without", opts.SessionTimeout, mcpserver.DefaultMaxSessions)
+		"closed past that); 2026-07-28 without", opts.SessionTimeout, transport.DefaultMaxSessions)
 	if opts.Stateless {
 		sessions = "none (stateless)"
 	}
 	status.Info("serving MCP over HTTP", "url", url, "release", current.ID, "project", current.Project,
 		"environment", current.Environment, "access", mode, "sessions", sessions)
-	err = srv.ServeStreamable(ctx, ln, httpOpts)
+	err = transport.ServeStreamable(ctx, srv, ln, httpOpts)
 	status.Info("stopped")
 	return err
 }

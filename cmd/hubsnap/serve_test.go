@@ -582,7 +582,7 @@ func TestServePipedRequests(t *testing.T) {
 }
 
 // TestServeSIGTERM: a signal ends serve promptly and cleanly (exit 0, see
-// mcpserver.ServeStdio), with the client still connected.
+// transport.ServeStdio), with the client still connected.
 func TestServeSIGTERM(t *testing.T) {
 	t.Parallel()
 	c, _ := servedCLI(t)

@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"bufio"
@@ -109,7 +109,7 @@ func TestSessionlessSubscriptionMessages(t *testing.T) {
 		// endpoint, its subscription taken; with --stateless, refused,
 		// naming it.
 		old := env.mustConnect(t, "")
-		err := old.Subscribe(t.Context(), &mcp.SubscribeParams{URI: releaseURI})
+		err := old.Subscribe(t.Context(), &mcp.SubscribeParams{URI: "hubsnap://release"})
 		switch {
 		case !stateless && err != nil:
 			t.Errorf("default server, a 2025-11-25 resources/subscribe: %v", err)
@@ -121,7 +121,7 @@ func TestSessionlessSubscriptionMessages(t *testing.T) {
 	// The reason serveMCP notes reaches the answer; go-sdk answers a
 	// 2026-07-28 subscription itself today, so the middleware is called
 	// here as go-sdk would call it.
-	srv := newServer(t, openStore(t))
+	h := &httpHandler{log: &requestLog{}}
 	next := func(context.Context, string, mcp.Request) (mcp.Result, error) { return &mcp.ListToolsResult{}, nil }
 	for _, c := range []struct {
 		stateless bool
@@ -131,12 +131,12 @@ func TestSessionlessSubscriptionMessages(t *testing.T) {
 		{true, era{}, "--stateless", ""},
 		{false, eraOf(http.Header{"Mcp-Protocol-Version": {"2026-07-28"}}, nil), "Mcp-Protocol-Version header (2026-07-28)", "--stateless"},
 	} {
-		rec, _ := srv.beginRequest(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, mcpPath, nil))
+		rec, _ := h.log.begin(httptest.NewRecorder(), httptest.NewRequest(http.MethodPost, mcpPath, nil))
 		rec.setSessionless(sessionlessReason(c.stateless, c.era))
-		req := &mcp.SubscribeRequest{Session: &mcp.ServerSession{}, Params: &mcp.SubscribeParams{URI: releaseURI},
+		req := &mcp.SubscribeRequest{Session: &mcp.ServerSession{}, Params: &mcp.SubscribeParams{URI: "hubsnap://release"},
 			Extra: &mcp.RequestExtra{Header: http.Header{requestRefHeader: {rec.ref}}}}
-		_, err := srv.sessionlessSubscriptions(next)(t.Context(), "resources/subscribe", req)
-		srv.requests.Delete(rec.ref)
+		_, err := h.sessionlessSubscriptions(next)(t.Context(), "resources/subscribe", req)
+		h.log.requests.Delete(rec.ref)
 		if err == nil || !strings.Contains(err.Error(), c.want) || (c.not != "" && strings.Contains(err.Error(), c.not)) {
 			t.Errorf("stateless %v: %v; want an error naming %q, not %q", c.stateless, err, c.want, c.not)
 		}

@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"context"
@@ -30,7 +30,7 @@ func TestServeStdioOversizedMessages(t *testing.T) {
 	var out lockedBuffer
 	errc := make(chan error, 1)
 	go func() {
-		errc <- srv.ServeStdio(context.Background(), strings.NewReader(strings.Join(lines, "\n")+"\n"), &out)
+		errc <- ServeStdio(context.Background(), srv, strings.NewReader(strings.Join(lines, "\n")+"\n"), &out)
 	}()
 	if err := wait(t, errc, "ServeStdio to return at the end of input"); err != nil {
 		t.Fatalf("ServeStdio = %v, want nil", err)

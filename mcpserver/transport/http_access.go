@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/hubsnap/hubsnap/mcpserver/access"
-	"github.com/hubsnap/hubsnap/mcpserver/oauth"
+	"github.com/hubsnap/hubsnap/mcpserver/transport/oauth"
 )
 
 // Access to /mcp (docs/team.md), one way or the other: issued tokens
@@ -79,7 +79,7 @@ func (h *httpHandler) serveIssued(w http.ResponseWriter, r *http.Request, rec *r
 func (h *httpHandler) tokenFileError(err error) {
 	msg := err.Error()
 	if last := h.fileErr.Swap(&msg); last == nil || *last != msg {
-		h.server.log.Error("the token file cannot be read; every request is refused until it can", "err", err)
+		h.server.Log().Error("the token file cannot be read; every request is refused until it can", "err", err)
 	}
 }
 
@@ -99,7 +99,9 @@ func (h *httpHandler) serveOAuth(w http.ResponseWriter, r *http.Request, rec *re
 
 // insufficientScope answers 403 with the insufficient_scope challenge,
 // naming the scope needed, when the body asks for something outside the
-// OAuth token's scopes (see missingScopes), and reports whether it did.
+// OAuth token's scopes (see mcpserver.Server.MissingScope), and reports
+// whether it did: the first message that needs a scope the token lacks
+// decides.
 //
 // The body of a single request is a JSON-RPC error with the request's id
 // (codeForbidden), so that a client reads it as that call's failure and
@@ -109,7 +111,12 @@ func (h *httpHandler) insufficientScope(w http.ResponseWriter, r *http.Request, 
 	if ti == nil {
 		return false
 	}
-	need := h.server.missingScopes(ti.Scopes, msgs)
+	var need access.Scope
+	for _, m := range msgs {
+		if need = h.server.MissingScope(ti.Scopes, m.Method, m.Params); need != "" {
+			break
+		}
+	}
 	if need == "" {
 		return false
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/hubsnap/hubsnap/mcpserver/access"
-	"github.com/hubsnap/hubsnap/mcpserver/oauth/oauthtest"
+	"github.com/hubsnap/hubsnap/mcpserver/transport/oauth/oauthtest"
 )
 
 // sortStrings compares scopes as sets: the provider's order varies.

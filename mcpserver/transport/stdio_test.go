@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"context"
@@ -37,7 +37,7 @@ func TestStdioBatches(t *testing.T) {
 			var out lockedBuffer
 			errc := make(chan error, 1)
 			pr, pw := io.Pipe()
-			go func() { errc <- srv.ServeStdio(context.Background(), pr, &out) }()
+			go func() { errc <- ServeStdio(context.Background(), srv, pr, &out) }()
 			// As a client does, the rest only once initialize is answered.
 			io.WriteString(pw, lines[0]+"\n")
 			for deadline := time.Now().Add(patience); !strings.Contains(out.String(), `"id":1,`); {
@@ -119,7 +119,7 @@ func TestStdioExitsWithAListenStreamOpen(t *testing.T) {
 	clientR, serverW := io.Pipe()
 	serverR, clientW := io.Pipe()
 	errc := make(chan error, 1)
-	go func() { errc <- srv.ServeStdio(context.Background(), serverR, serverW) }()
+	go func() { errc <- ServeStdio(context.Background(), srv, serverR, serverW) }()
 	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "0"}, &mcp.ClientOptions{
 		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {},
 	})

@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"context"
@@ -11,8 +11,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/hubsnap/hubsnap/mcpserver/oauth"
-	"github.com/hubsnap/hubsnap/mcpserver/oauth/oauthtest"
+	"github.com/hubsnap/hubsnap/mcpserver"
+	"github.com/hubsnap/hubsnap/mcpserver/transport/oauth"
+	"github.com/hubsnap/hubsnap/mcpserver/transport/oauth/oauthtest"
 )
 
 // OAuth 2.1 (docs/team.md) through HTTPHandler: an issuer in the test
@@ -39,11 +40,11 @@ func startOAuth(tb testing.TB, stateless bool) *oauthEnv {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	ts.Config.Handler = srv.HTTPHandler(HTTPOptions{OAuth: v, Stateless: stateless,
+	ts.Config.Handler = HTTPHandler(srv, HTTPOptions{OAuth: v, Stateless: stateless,
 		Log: slog.New(slog.NewTextHandler(env.logs, nil))})
 	ts.Start()
 	tb.Cleanup(func() {
-		srv.closeSessions()
+		closeSessions(srv)
 		ts.CloseClientConnections()
 		ts.Close()
 	})
@@ -92,7 +93,7 @@ func TestHTTPOAuth(t *testing.T) {
 				call(t, cs, "schema_list_tables", map[string]any{})
 				// Outside the scopes: the call fails (403), the session lives on.
 				_, err = callCtx(cs, "logic_list", map[string]any{})
-				if err == nil || rpcCode(err) != codeForbidden || !strings.Contains(err.Error(), "logic:read") {
+				if err == nil || rpcCode(err) != mcpserver.CodeForbidden || !strings.Contains(err.Error(), "logic:read") {
 					t.Errorf("logic_list (%q) with table:read: %v, want -32001 naming logic:read", version, err)
 				}
 				call(t, cs, "schema_get_table", map[string]any{"table": "posts"})
@@ -118,7 +119,7 @@ func TestHTTPOAuth(t *testing.T) {
 						} `json:"data"`
 					} `json:"error"`
 				}
-				if json.Unmarshal([]byte(body), &e) != nil || e.ID != 7 || e.Error.Code != codeForbidden || e.Error.Data.Scope != tc.need {
+				if json.Unmarshal([]byte(body), &e) != nil || e.ID != 7 || e.Error.Code != mcpserver.CodeForbidden || e.Error.Data.Scope != tc.need {
 					t.Errorf("%s: body %s, want a JSON-RPC error -32001 for id 7 naming %s", tc.what, body, tc.need)
 				}
 			}
@@ -155,7 +156,7 @@ func TestHTTPOAuthScopesReachTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	out := success[SearchOutput](t, call(t, cs, "schema_search", map[string]any{"query": "purchase"}))
+	out := success[mcpserver.SearchOutput](t, call(t, cs, "schema_search", map[string]any{"query": "purchase"}))
 	for _, h := range out.Hits {
 		if h.Kind != "logic" {
 			t.Errorf("schema_search with logic:read found a %s: %+v", h.Kind, h)

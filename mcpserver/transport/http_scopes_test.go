@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/mcpserver"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -122,8 +123,8 @@ func TestHTTPScopes(t *testing.T) {
 					}
 					continue
 				}
-				if code := rpcCode(err); code != codeForbidden {
-					t.Errorf("read %s: %v (%q), want JSON-RPC error %d", tc.uri, err, got, codeForbidden)
+				if code := rpcCode(err); code != mcpserver.CodeForbidden {
+					t.Errorf("read %s: %v (%q), want JSON-RPC error %d", tc.uri, err, got, mcpserver.CodeForbidden)
 				} else if !strings.Contains(err.Error(), tc.need) {
 					t.Errorf("read %s: %v does not name %s", tc.uri, err, tc.need)
 				}
@@ -137,8 +138,8 @@ func TestHTTPScopes(t *testing.T) {
 			err := cs.Subscribe(t.Context(), &mcp.SubscribeParams{URI: "hubsnap://release"})
 			if sc.release && err != nil {
 				t.Errorf("subscribe hubsnap://release: %v, want allowed", err)
-			} else if !sc.release && rpcCode(err) != codeForbidden {
-				t.Errorf("subscribe hubsnap://release: %v, want %d", err, codeForbidden)
+			} else if !sc.release && rpcCode(err) != mcpserver.CodeForbidden {
+				t.Errorf("subscribe hubsnap://release: %v, want %d", err, mcpserver.CodeForbidden)
 			}
 
 			// Completions.
@@ -162,8 +163,8 @@ func TestHTTPScopes(t *testing.T) {
 					}
 					continue
 				}
-				if rpcCode(err) != codeForbidden {
-					t.Errorf("complete %s %s: %v, want JSON-RPC error %d", tc.uri, tc.arg, err, codeForbidden)
+				if rpcCode(err) != mcpserver.CodeForbidden {
+					t.Errorf("complete %s %s: %v, want JSON-RPC error %d", tc.uri, tc.arg, err, mcpserver.CodeForbidden)
 				}
 			}
 
@@ -186,13 +187,13 @@ func TestHTTPScopes(t *testing.T) {
 
 // searchHits calls schema_search and returns its output; a tool error
 // fails the test.
-func searchHits(tb testing.TB, cs *mcp.ClientSession, args map[string]any) SearchOutput {
+func searchHits(tb testing.TB, cs *mcp.ClientSession, args map[string]any) mcpserver.SearchOutput {
 	tb.Helper()
-	return success[SearchOutput](tb, call(tb, cs, "schema_search", args))
+	return success[mcpserver.SearchOutput](tb, call(tb, cs, "schema_search", args))
 }
 
 // hitKinds are the kinds of hits, sorted, without duplicates.
-func hitKinds(out SearchOutput) []string {
+func hitKinds(out mcpserver.SearchOutput) []string {
 	var kinds []string
 	for _, h := range out.Hits {
 		kinds = append(kinds, h.Kind)
@@ -366,7 +367,7 @@ func TestHTTPConcurrentSessionsKeepTheirScopes(t *testing.T) {
 						t.Errorf("%s #%d schema_search: %s", c.name, i, code)
 						return
 					}
-					var out SearchOutput
+					var out mcpserver.SearchOutput
 					b, _ := json.Marshal(res.StructuredContent)
 					if err := json.Unmarshal(b, &out); err != nil {
 						t.Errorf("%s #%d schema_search: %v", c.name, i, err)
@@ -400,5 +401,5 @@ func TestHTTPConcurrentSessionsKeepTheirScopes(t *testing.T) {
 			t.Errorf("%s after the burst: %v", c.name, err)
 		}
 	}
-	eventually(t, patience, "one session per client", func() bool { return env.srv.sessionCount() == len(clients) })
+	eventually(t, patience, "one session per client", func() bool { return sessionCount(env.srv) == len(clients) })
 }

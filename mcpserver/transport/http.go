@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"context"
@@ -13,8 +13,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/mcpserver"
 	"github.com/hubsnap/hubsnap/mcpserver/access"
-	"github.com/hubsnap/hubsnap/mcpserver/oauth"
+	"github.com/hubsnap/hubsnap/mcpserver/transport/oauth"
 )
 
 // Defaults of HTTPOptions.
@@ -24,7 +25,7 @@ const (
 	// most clients do not open a new one when theirs is gone. A client
 	// that holds its GET stream keeps its session in use anyway.
 	DefaultSessionTimeout = 24 * time.Hour
-	DefaultMaxBodyBytes   = MaxRequestBytes
+	DefaultMaxBodyBytes   = mcpserver.MaxRequestBytes
 	DefaultMaxSessions    = 1000
 	// DefaultBodyTimeout bounds the reading of a request body: 1 MiB
 	// (DefaultMaxBodyBytes) in 30 s is 35 KB/s.
@@ -103,7 +104,7 @@ func (o *HTTPOptions) defaults() {
 	}
 }
 
-// HTTPHandler returns the Streamable HTTP handler: MCP at /mcp (DNS-rebinding
+// HTTPHandler returns the Streamable HTTP handler of srv: MCP at /mcp (DNS-rebinding
 // protection on, a body limit, access as opts say), with OAuth the RFC 9728
 // metadata of /mcp, and a request log line for each.
 //
@@ -111,20 +112,25 @@ func (o *HTTPOptions) defaults() {
 // (Mcp-Session-Id, protocol 2025-11-25 and older) by go-sdk's stateful
 // handler, a session-less 2026-07-28 request by its stateless one. With
 // opts.Stateless, every request goes to the stateless handler.
-func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
+//
+// It adds the HTTP layers' MCP middleware to srv (middleware.go): serve srv
+// with one HTTPHandler.
+func HTTPHandler(srv *mcpserver.Server, opts HTTPOptions) http.Handler {
 	opts.defaults()
 	if opts.OAuth != nil && opts.Tokens != nil {
-		panic("mcpserver: HTTPOptions.OAuth and HTTPOptions.Tokens are exclusive")
+		panic("transport: HTTPOptions.OAuth and HTTPOptions.Tokens are exclusive")
 	}
-	getServer := func(*http.Request) *mcp.Server { return s.mcp }
+	getServer := func(*http.Request) *mcp.Server { return srv.MCP() }
 	// DNS-rebinding protection stays on (go-sdk's default): a request that
 	// reaches a loopback address with another Host gets 403.
 	crossOrigin := http.NewCrossOriginProtection()
-	h := &httpHandler{server: s, opts: opts, sessions: newSessionTable(opts, s.dropSubscriptions)}
+	h := &httpHandler{server: srv, opts: opts, sessions: newSessionTable(opts, srv.DropSubscriptions),
+		log: &requestLog{log: opts.Log}}
+	srv.MCP().AddReceivingMiddleware(h.middleware()...)
 	h.stateless = crossOrigin.Handler(mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 		Stateless:           true,
 		MaxRequestBodyBytes: opts.MaxBodyBytes,
-		Logger:              s.log,
+		Logger:              srv.Log(),
 		// A 2026-07-28 request is the whole exchange: once its client is
 		// gone, stop working on it.
 		PropagateRequestCancellation: true,
@@ -134,7 +140,7 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 		// closes idle sessions (http_sessions.go).
 		h.stateful = crossOrigin.Handler(mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 			MaxRequestBodyBytes: opts.MaxBodyBytes,
-			Logger:              s.log,
+			Logger:              srv.Log(),
 		}))
 	}
 	mux := http.NewServeMux()
@@ -146,13 +152,13 @@ func (s *Server) HTTPHandler(opts HTTPOptions) http.Handler {
 	if opts.OAuth != nil {
 		// At the path RFC 9728 derives from the resource identifier, and at
 		// /mcp's own (a proxy may serve /mcp under another path).
-		meta := s.logged(opts, opts.OAuth.MetadataHandler().ServeHTTP)
+		meta := h.log.logged(opts.OAuth.MetadataHandler().ServeHTTP)
 		mux.Handle(opts.OAuth.MetadataPath(), meta)
 		if opts.OAuth.MetadataPath() != metadataPath {
 			mux.Handle(metadataPath, meta)
 		}
 	}
-	mux.HandleFunc("/", s.logged(opts, func(w http.ResponseWriter, r *http.Request) {
+	mux.HandleFunc("/", h.log.logged(func(w http.ResponseWriter, r *http.Request) {
 		if opts.OAuth == nil && isOAuthPath(r.URL.Path) {
 			noOAuth(w) // a client that tries OAuth anyway is told where tokens come from
 			return
@@ -177,7 +183,8 @@ func isOAuthPath(path string) bool {
 // httpHandler guards /mcp (http_access.go) and hands each request to the
 // stateful or the stateless MCP handler (serveMCP).
 type httpHandler struct {
-	server              *Server
+	server              *mcpserver.Server
+	log                 *requestLog // the records of the requests in flight, and their log lines
 	opts                HTTPOptions
 	stateful, stateless http.Handler  // stateful is nil with opts.Stateless
 	sessions            *sessionTable // the stateful handler's sessions
@@ -224,32 +231,32 @@ func IsLoopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// ServeStreamable serves HTTPHandler on ln until ctx ends, then shuts down
+// ServeStreamable serves HTTPHandler(srv, opts) on ln until ctx ends, then shuts down
 // cleanly: calls in flight are cancelled, every session is closed (which
 // ends their GET streams, that would otherwise hold Shutdown), and
 // requests get up to five seconds to finish.
-func (s *Server) ServeStreamable(ctx context.Context, ln net.Listener, opts HTTPOptions) error {
+func ServeStreamable(ctx context.Context, srv *mcpserver.Server, ln net.Listener, opts HTTPOptions) error {
 	opts.defaults()
 	hs := &http.Server{
-		Handler:           s.HTTPHandler(opts),
+		Handler:           HTTPHandler(srv, opts),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		ErrorLog:          slog.NewLogLogger(srv.Log().Handler(), slog.LevelWarn),
 		// No WriteTimeout: GET streams last as long as their sessions.
 	}
-	hs.RegisterOnShutdown(s.closeSessions)
+	hs.RegisterOnShutdown(func() { closeSessions(srv) })
 	fresh := &freshConns{conns: map[net.Conn]struct{}{}}
 	hs.ConnState = fresh.track
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
 	case err := <-served:
-		s.closeSessions()
+		closeSessions(srv)
 		return err
 	case <-ctx.Done():
 	}
-	s.Shutdown()
+	srv.Shutdown()
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	shut := make(chan error, 1)
@@ -257,12 +264,12 @@ func (s *Server) ServeStreamable(ctx context.Context, ln net.Listener, opts HTTP
 	fresh.closeAll()
 	err := <-shut
 	if errors.Is(err, context.DeadlineExceeded) {
-		s.log.Warn("requests still running at shutdown were cut off")
+		srv.Log().Warn("requests still running at shutdown were cut off")
 		err = hs.Close()
 	}
 	// RegisterOnShutdown's call runs in its own goroutine; close what it has
 	// not closed yet, so every session is gone when this returns.
-	s.closeSessions()
+	closeSessions(srv)
 	if serr := <-served; !errors.Is(serr, http.ErrServerClosed) && err == nil {
 		err = serr
 	}
@@ -304,9 +311,9 @@ func (f *freshConns) closeAll() {
 	clear(f.conns)
 }
 
-// closeSessions closes every open session.
-func (s *Server) closeSessions() {
-	for ss := range s.mcp.Sessions() {
+// closeSessions closes every open session of srv.
+func closeSessions(srv *mcpserver.Server) {
+	for ss := range srv.MCP().Sessions() {
 		ss.Close()
 	}
 }

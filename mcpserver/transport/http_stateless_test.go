@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"context"
@@ -6,12 +6,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hubsnap/hubsnap/mcpserver"
 )
 
 // Protocol 2026-07-28 over HTTP: served without sessions, at the default
@@ -55,7 +56,7 @@ func TestHTTPBothEras(t *testing.T) {
 				t.Errorf("a 2025-11-25 client negotiated %s", got)
 			}
 			for _, cs := range []*mcp.ClientSession{modern, old} {
-				info := success[ReleaseInfo](t, call(t, cs, "release_info", map[string]any{}))
+				info := success[mcpserver.ReleaseInfo](t, call(t, cs, "release_info", map[string]any{}))
 				if info.ID != "rel_42" {
 					t.Errorf("release_info: %s, want rel_42", info.ID)
 				}
@@ -64,7 +65,7 @@ func TestHTTPBothEras(t *testing.T) {
 					t.Errorf("read hubsnap://tables/main/posts: %v, %v", res, err)
 				}
 				comp, err := cs.Complete(t.Context(), &mcp.CompleteParams{
-					Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: tableTemplate},
+					Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "hubsnap://tables/{connection}/{table}"},
 					Argument: mcp.CompleteParamsArgument{Name: "table", Value: "p"},
 				})
 				if err != nil || strings.Join(comp.Completion.Values, " ") != "posts purchases" {
@@ -72,7 +73,7 @@ func TestHTTPBothEras(t *testing.T) {
 				}
 			}
 			wantSessions := map[bool]int{false: 1, true: 0}[stateless]
-			if n := env.srv.sessionCount(); n != wantSessions {
+			if n := sessionCount(env.srv); n != wantSessions {
 				t.Errorf("%d sessions open, want %d (the 2025-11-25 client's, unless stateless)", n, wantSessions)
 			}
 			logs := env.logs.String()
@@ -159,7 +160,7 @@ func TestHTTPStatelessLimits(t *testing.T) {
 		call(t, cs, "schema_list_tables", map[string]any{})
 	}
 	old := env.mustConnect(t, "")
-	err := old.Subscribe(t.Context(), &mcp.SubscribeParams{URI: releaseURI})
+	err := old.Subscribe(t.Context(), &mcp.SubscribeParams{URI: "hubsnap://release"})
 	if err == nil || !strings.Contains(err.Error(), "no sessions") {
 		t.Errorf("resources/subscribe of a 2025-11-25 client on a stateless server: %v, want an error saying why", err)
 	}
@@ -178,6 +179,8 @@ func TestHTTPStatelessLimits(t *testing.T) {
 // Cache hints for 2026-07-28 clients: the lists for listTTL, a resource
 // read for readTTL; public without auth, private with a token.
 func TestHTTPCacheHints(t *testing.T) {
+	// mcpserver's listTTL and readTTL (cache_hints.go).
+	const listTTL, readTTL = 5 * time.Minute, 30 * time.Second
 	env := startHTTP(t, HTTPOptions{}, tokenSpec{"alice", []string{"*"}})
 	check := func(what string, c mcp.Cacheable, ttl time.Duration, scope string) {
 		t.Helper()
@@ -201,7 +204,7 @@ func TestHTTPCacheHints(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("resources/templates/list", templates.Cacheable, listTTL, "private")
-	read, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: releaseURI})
+	read, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "hubsnap://release"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,20 +233,21 @@ func TestHTTPStatelessListenHearsReleaseChange(t *testing.T) {
 			updated <- r.Params.URI
 		},
 	})
-	if err := cs.Subscribe(t.Context(), &mcp.SubscribeParams{URI: releaseURI}); err != nil {
+	if err := cs.Subscribe(t.Context(), &mcp.SubscribeParams{URI: "hubsnap://release"}); err != nil {
 		t.Fatal(err)
 	}
-	first, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: releaseURI})
+	first, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "hubsnap://release"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The listen streams are open once the server counts their subscribers.
 	eventually(t, patience, "the subscription registered", func() bool {
-		return slices.Contains(env.srv.subscribedURIs(), releaseURI)
+		_, uris := hubsnapSubscriptions(env.srv) // the one URI it listens to
+		return uris > 0
 	})
 	next := shopSnapshot(t)
 	next.Release.ID, next.Release.Version = "rel_43", 43
-	putCurrent(t, env.srv.store, next)
+	putCurrent(t, env.st, next)
 	env.srv.CheckRelease(t.Context())
 	for what, ch := range map[string]<-chan struct{}{"resources/list_changed": listChanged} {
 		select {
@@ -254,17 +258,17 @@ func TestHTTPStatelessListenHearsReleaseChange(t *testing.T) {
 	}
 	select {
 	case uri := <-updated:
-		if uri != releaseURI {
-			t.Errorf("resources/updated for %s, want %s", uri, releaseURI)
+		if uri != "hubsnap://release" {
+			t.Errorf("resources/updated for %s, want %s", uri, "hubsnap://release")
 		}
 	case <-time.After(patience):
 		t.Fatal("no resources/updated for the subscribed URI")
 	}
-	again, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: releaseURI})
+	again, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "hubsnap://release"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var a, b ReleaseInfo
+	var a, b mcpserver.ReleaseInfo
 	json.Unmarshal([]byte(first.Contents[0].Text), &a)
 	json.Unmarshal([]byte(again.Contents[0].Text), &b)
 	if a.ID != "rel_42" || b.ID != "rel_43" {
@@ -278,17 +282,17 @@ func TestHTTPStatelessListenHearsReleaseChange(t *testing.T) {
 func TestHTTPShutdownWithFreshConnection(t *testing.T) {
 	st := openStore(t)
 	putCurrent(t, st, shopSnapshot(t))
-	srv := newServer(t, st)
+	logs := &lockedBuffer{}
+	srv := mcpserver.New(st, mcpserver.Options{Target: shopDev, Version: "test", Log: slog.New(slog.NewTextHandler(logs, nil))})
+	t.Cleanup(srv.Shutdown)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	logs := &lockedBuffer{}
-	srv.log = slog.New(slog.NewTextHandler(logs, nil))
 	served := make(chan error, 1)
-	go func() { served <- srv.ServeStreamable(ctx, ln, HTTPOptions{Stateless: true}) }()
+	go func() { served <- ServeStreamable(ctx, srv, ln, HTTPOptions{Stateless: true}) }()
 	conn, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"bufio"
@@ -13,14 +13,17 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hubsnap/hubsnap/mcpserver"
 )
 
 // drainTimeout bounds how long, after its input ends, ServeStdio waits for
 // the answers to requests it has already read.
 const drainTimeout = 30 * time.Second
 
-// ServeStdio serves one client that speaks newline-delimited JSON-RPC on r
-// and w (the process's stdin and stdout) until r ends or ctx is done.
+// ServeStdio serves srv to one client that speaks newline-delimited
+// JSON-RPC on r and w (the process's stdin and stdout) until r ends or ctx
+// is done.
 //
 // go-sdk alone stops at once when its input ends and drops the answers of
 // requests still in flight; a client that writes its requests and closes
@@ -29,15 +32,15 @@ const drainTimeout = 30 * time.Second
 // session end only once every request read has been answered (or after
 // drainTimeout). When ctx ends, calls in flight are cancelled and
 // ServeStdio returns promptly.
-func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
+func ServeStdio(ctx context.Context, srv *mcpserver.Server, r io.Reader, w io.Writer) error {
 	out := &responseCounter{w: w}
 	pr, pw := io.Pipe()
 	in := &requestReader{src: r, dst: pw, out: out}
 	go in.pump(ctx)
 	t := &mcp.IOTransport{Reader: pr, Writer: nopCloser{out}}
 	// Run waits for calls in flight when ctx ends; cancel them at once.
-	defer context.AfterFunc(ctx, s.Shutdown)()
-	err := s.mcp.Run(ctx, t)
+	defer context.AfterFunc(ctx, srv.Shutdown)()
+	err := srv.MCP().Run(ctx, t)
 	pr.Close()
 	if ctx.Err() != nil {
 		return nil // a signal asked us to stop: that is a clean exit
@@ -48,7 +51,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 // maxLine is the longest message accepted: MaxRequestBytes, as over HTTP
 // (go-sdk's own limit, 16 MiB, let one tools/call grow the server by 200
 // MiB).
-const maxLine = MaxRequestBytes
+const maxLine = mcpserver.MaxRequestBytes
 
 // requestReader copies the client's messages to the transport, one line
 // each. It answers itself what go-sdk would end the session on (a line that

@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"context"
@@ -126,7 +126,7 @@ func metaVersion(params json.RawMessage) string {
 // without a session goes to the stateful handler, which refuses it.
 // Should another way in appear, the reason stays true: it is the one
 // serveMCP noted for the request (sessionlessReason).
-func (s *Server) sessionlessSubscriptions(next mcp.MethodHandler) mcp.MethodHandler {
+func (h *httpHandler) sessionlessSubscriptions(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method != "resources/subscribe" && method != "resources/unsubscribe" {
 			return next(ctx, method, req)
@@ -137,8 +137,8 @@ func (s *Server) sessionlessSubscriptions(next mcp.MethodHandler) mcp.MethodHand
 		}
 		why := "this request has no session, so no notification could reach it; open one with initialize " +
 			"(protocol 2025-11-25), or use subscriptions/listen (protocol 2026-07-28)"
-		if v, ok := s.requests.Load(extra.Header.Get(requestRefHeader)); ok {
-			if r := v.(*requestRecord).sessionless(); r != "" {
+		if rec := h.log.record(req); rec != nil {
+			if r := rec.sessionless(); r != "" {
 				why = r
 			}
 		}

@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"bufio"
@@ -31,7 +31,7 @@ type capturedRequest struct {
 // readCapture returns the requests of testdata/clients/DIR, in order.
 func readCapture(tb testing.TB, dir string) []capturedRequest {
 	tb.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "clients", dir, "*.http"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "clients", dir, "*.http"))
 	if err != nil || len(files) == 0 {
 		tb.Fatalf("no captured requests in testdata/clients/%s: %v", dir, err)
 	}
@@ -173,7 +173,7 @@ func TestHTTPReplayMCPRemote(t *testing.T) {
 			t.Errorf("%s: %s %s", c.name, r.resp.Status, r.body)
 		}
 	}
-	if n := env.srv.sessionCount(); n != 2 {
+	if n := sessionCount(env.srv); n != 2 {
 		t.Errorf("%d sessions open, want 2 (mcp-remote's fallback test and its own)", n)
 	}
 	if len(p.ids) != 2 {
@@ -198,7 +198,7 @@ func TestHTTPReplayMCPRemote(t *testing.T) {
 	// hubsnap snapshot use, as the server sees it.
 	next := shopSnapshot(t)
 	next.Release.ID, next.Release.Version = "rel_43", 43
-	putCurrent(t, env.srv.store, next)
+	putCurrent(t, env.st, next)
 	env.srv.CheckRelease(t.Context())
 	stream := answers["14-conn2.http"]
 	got := waitData(t, stream, "notifications/resources/updated")
@@ -207,8 +207,8 @@ func TestHTTPReplayMCPRemote(t *testing.T) {
 			URI string `json:"uri"`
 		} `json:"params"`
 	}
-	if json.Unmarshal([]byte(got), &n) != nil || n.Params.URI != releaseURI {
-		t.Errorf("notification: %s, want resources/updated for %s", got, releaseURI)
+	if json.Unmarshal([]byte(got), &n) != nil || n.Params.URI != "hubsnap://release" {
+		t.Errorf("notification: %s, want resources/updated for %s", got, "hubsnap://release")
 	}
 	waitData(t, answers["11-conn1.http"], "notifications/resources/list_changed")
 	r := p.send(t, last)

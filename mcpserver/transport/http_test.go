@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"cmp"
@@ -19,7 +19,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/mcpserver"
 	"github.com/hubsnap/hubsnap/mcpserver/access"
+	"github.com/hubsnap/hubsnap/store"
 )
 
 // The Streamable HTTP mode (docs/team.md), through real HTTP on loopback and
@@ -77,7 +79,8 @@ type tokenSpec struct {
 
 // httpEnv is the shop fixture served over HTTP on a loopback address.
 type httpEnv struct {
-	srv     *Server
+	srv     *mcpserver.Server
+	st      *store.Store // the index srv reads
 	ts      *httptest.Server
 	base    string // http://127.0.0.1:port
 	url     string // the MCP endpoint: base + /mcp
@@ -97,7 +100,7 @@ func startHTTP(tb testing.TB, opts HTTPOptions, tokens ...tokenSpec) *httpEnv {
 	putCurrent(tb, st, shopSnapshot(tb))
 	srv := newServer(tb, st)
 	dir := tb.TempDir()
-	env := &httpEnv{srv: srv, file: access.NewFile(dir), secrets: map[string]string{}, logs: &lockedBuffer{}}
+	env := &httpEnv{srv: srv, st: st, file: access.NewFile(dir), secrets: map[string]string{}, logs: &lockedBuffer{}}
 	for _, tok := range tokens {
 		secret, _, err := env.file.Create(tok.name, tok.scopes, time.Now())
 		if err != nil {
@@ -112,12 +115,12 @@ func startHTTP(tb testing.TB, opts HTTPOptions, tokens ...tokenSpec) *httpEnv {
 	env.keeper = keeper
 	opts.Tokens = keeper
 	opts.Log = slog.New(slog.NewTextHandler(env.logs, nil))
-	env.ts = httptest.NewServer(srv.HTTPHandler(opts))
+	env.ts = httptest.NewServer(HTTPHandler(srv, opts))
 	// Registered first, so it runs last: after every client is closed.
 	// Sessions still open hold their GET streams; close them first, and the
 	// connections, so that Close cannot wait on them.
 	tb.Cleanup(func() {
-		srv.closeSessions()
+		closeSessions(srv)
 		env.ts.CloseClientConnections()
 		env.ts.Close()
 	})
@@ -317,7 +320,7 @@ func TestHTTPNoTokenFileIsOpenOnLoopback(t *testing.T) {
 			t.Errorf("%s: %s", c.tool, text(t, res))
 		}
 	}
-	if got := success[ReleaseInfo](t, call(t, cs, "release_info", map[string]any{})); got.ID != "rel_42" {
+	if got := success[mcpserver.ReleaseInfo](t, call(t, cs, "release_info", map[string]any{})); got.ID != "rel_42" {
 		t.Errorf("release_info id = %q, want rel_42", got.ID)
 	}
 	if _, err := readResource(t, cs, "hubsnap://tables/main/users"); err != nil {
@@ -340,8 +343,8 @@ func TestHTTPNilKeeperIsOpenOnLoopback(t *testing.T) {
 	st := openStore(t)
 	putCurrent(t, st, shopSnapshot(t))
 	srv := newServer(t, st)
-	ts := httptest.NewServer(srv.HTTPHandler(HTTPOptions{}))
-	t.Cleanup(func() { srv.closeSessions(); ts.CloseClientConnections(); ts.Close() })
+	ts := httptest.NewServer(HTTPHandler(srv, HTTPOptions{}))
+	t.Cleanup(func() { closeSessions(srv); ts.CloseClientConnections(); ts.Close() })
 	cs, _, err := connectHTTP(t, ts.URL+mcpPath, "")
 	if err != nil {
 		t.Fatalf("connect: %v", err)
@@ -668,7 +671,7 @@ func TestHTTPLimits(t *testing.T) {
 		if resp, body := (rawHTTP{url: env.url, session: second, body: toolsListBody}).do(t); resp.StatusCode != http.StatusOK {
 			t.Errorf("tools/list in the newer session: %s: %.200s", resp.Status, body)
 		}
-		if n := env.srv.sessionCount(); n != 2 {
+		if n := sessionCount(env.srv); n != 2 {
 			t.Errorf("%d sessions open, want 2", n)
 		}
 	})
@@ -770,7 +773,7 @@ func TestHTTPServeStreamableShutdownWithOpenSession(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	served := make(chan error, 1)
-	go func() { served <- srv.ServeStreamable(ctx, ln, HTTPOptions{Tokens: keeper}) }()
+	go func() { served <- ServeStreamable(ctx, srv, ln, HTTPOptions{Tokens: keeper}) }()
 
 	cs, b, err := connectHTTP(t, "http://"+ln.Addr().String()+mcpPath, secret)
 	if err != nil {
@@ -782,7 +785,7 @@ func TestHTTPServeStreamableShutdownWithOpenSession(t *testing.T) {
 	// The client's standalone GET stream is open: the case that would hold
 	// http.Server.Shutdown.
 	eventually(t, patience, "the client's GET stream open", func() bool { return b.gets.Load() > 0 })
-	eventually(t, patience, "one session open", func() bool { return srv.sessionCount() == 1 })
+	eventually(t, patience, "one session open", func() bool { return sessionCount(srv) == 1 })
 
 	cancel()
 	start := time.Now()
@@ -804,10 +807,10 @@ func TestHTTPServeStreamableShutdownWithOpenSession(t *testing.T) {
 	// Sessions are closed by http.Server's shutdown hook, in a goroutine of
 	// its own that ServeStreamable does not wait for: one may still be
 	// closing for a moment after it returned.
-	if n := srv.sessionCount(); n != 0 {
+	if n := sessionCount(srv); n != 0 {
 		t.Logf("%d session(s) still listed when ServeStreamable returned", n)
 	}
-	eventually(t, patience, "every session closed after shutdown", func() bool { return srv.sessionCount() == 0 })
+	eventually(t, patience, "every session closed after shutdown", func() bool { return sessionCount(srv) == 0 })
 	if _, err := callCtx(cs, "release_info", map[string]any{}); err == nil {
 		t.Error("a call after shutdown succeeded")
 	} else {
@@ -831,7 +834,7 @@ func TestHTTPServeStreamableClosedListener(t *testing.T) {
 	}
 	ln.Close()
 	served := make(chan error, 1)
-	go func() { served <- srv.ServeStreamable(context.Background(), ln, HTTPOptions{}) }()
+	go func() { served <- ServeStreamable(context.Background(), srv, ln, HTTPOptions{}) }()
 	select {
 	case err := <-served:
 		if err == nil || errors.Is(err, http.ErrServerClosed) {

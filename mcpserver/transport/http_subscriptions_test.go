@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"fmt"
@@ -12,10 +12,12 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hubsnap/hubsnap/mcpserver"
 )
 
 // Subscriptions (issue 17, item 9): a URI must name something of the
-// current release, a session holds at most MaxSubscriptions, and a
+// current release, a session holds at most mcpserver.MaxSubscriptions, and a
 // session's subscriptions are freed, hubsnap's and go-sdk's, when it
 // closes.
 //
@@ -37,14 +39,18 @@ func sdkSubscribedURIs(s *mcp.Server) int {
 }
 
 // hubsnapSubscriptions is how many sessions and subscriptions hubsnap
-// tracks.
-func hubsnapSubscriptions(s *Server) (sessions, uris int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, set := range s.subs {
-		uris += len(set)
+// tracks (mcpserver.Server's unexported map, read under its own mutex, as
+// sdkSubscribedURIs reads go-sdk's: only a test may reach it this way).
+func hubsnapSubscriptions(s *mcpserver.Server) (sessions, uris int) {
+	v := reflect.ValueOf(s).Elem()
+	mu := (*sync.Mutex)(unsafe.Pointer(v.FieldByName("mu").UnsafeAddr()))
+	mu.Lock()
+	defer mu.Unlock()
+	subs := v.FieldByName("subs")
+	for it := subs.MapRange(); it.Next(); {
+		uris += it.Value().Len()
 	}
-	return len(s.subs), uris
+	return subs.Len(), uris
 }
 
 // variants returns n distinct URIs of tables of the shop fixture, spelled
@@ -57,7 +63,7 @@ func variants(n int) []string {
 		letters := conn + name
 		for mask := 0; len(uris) < n && mask < 1<<len(letters); mask++ {
 			var b strings.Builder
-			b.WriteString(tablesPrefix)
+			b.WriteString("hubsnap://tables/")
 			for i := range len(letters) {
 				if i == len(conn) {
 					b.WriteByte('/')
@@ -93,7 +99,7 @@ func subscribeRaw(tb testing.TB, env *httpEnv, token, sid, uri string, id int) i
 func TestHTTPSubscriptionsNameSomething(t *testing.T) {
 	env := startHTTP(t, HTTPOptions{}, tokenSpec{"reader", []string{"table:read", "logic:read", "release:read"}})
 	cs := env.mustConnect(t, env.secrets["reader"])
-	for _, uri := range []string{releaseURI, "hubsnap://tables/main/users", "hubsnap://tables/%6Dain/users",
+	for _, uri := range []string{"hubsnap://release", "hubsnap://tables/main/users", "hubsnap://tables/%6Dain/users",
 		"hubsnap://logics/purchase_item", "hubsnap://logics/admin/users"} {
 		if err := cs.Subscribe(t.Context(), &mcp.SubscribeParams{URI: uri}); err != nil {
 			t.Errorf("subscribe %s: %v", uri, err)
@@ -116,24 +122,24 @@ func TestHTTPSubscriptionsPerSessionBound(t *testing.T) {
 	env := startHTTP(t, HTTPOptions{}, tokenSpec{"reader", []string{"table:read"}})
 	reader := env.secrets["reader"]
 	sid := env.initialize(t, reader)
-	uris := variants(MaxSubscriptions + 1)
-	if len(uris) != MaxSubscriptions+1 {
+	uris := variants(mcpserver.MaxSubscriptions + 1)
+	if len(uris) != mcpserver.MaxSubscriptions+1 {
 		t.Fatalf("only %d variants", len(uris))
 	}
-	for i, uri := range uris[:MaxSubscriptions] {
+	for i, uri := range uris[:mcpserver.MaxSubscriptions] {
 		if code := subscribeRaw(t, env, reader, sid, uri, i+10); code != 0 {
 			t.Fatalf("subscription %d: code %d", i+1, code)
 		}
 	}
-	if code := subscribeRaw(t, env, reader, sid, uris[MaxSubscriptions], 9); code != jsonrpc.CodeInvalidParams {
-		t.Errorf("subscription %d: code %d, want -32602", MaxSubscriptions+1, code)
+	if code := subscribeRaw(t, env, reader, sid, uris[mcpserver.MaxSubscriptions], 9); code != jsonrpc.CodeInvalidParams {
+		t.Errorf("subscription %d: code %d, want -32602", mcpserver.MaxSubscriptions+1, code)
 	}
 	// Again to one it holds is no new subscription.
 	if code := subscribeRaw(t, env, reader, sid, uris[0], 8); code != 0 {
 		t.Errorf("subscribing again to a URI held: code %d", code)
 	}
 	// Another session has its own.
-	if code := subscribeRaw(t, env, reader, env.initialize(t, reader), uris[MaxSubscriptions], 7); code != 0 {
+	if code := subscribeRaw(t, env, reader, env.initialize(t, reader), uris[mcpserver.MaxSubscriptions], 7); code != 0 {
 		t.Errorf("another session's first subscription: code %d", code)
 	}
 }
@@ -156,7 +162,7 @@ func TestHTTPSubscriptionsGoWithTheirSession(t *testing.T) {
 				t.Fatalf("round %d: subscribe: code %d", round, code)
 			}
 		}
-		if n := sdkSubscribedURIs(env.srv.mcp); n != each {
+		if n := sdkSubscribedURIs(env.srv.MCP()); n != each {
 			t.Fatalf("round %d: go-sdk holds %d URIs, want %d", round, n, each)
 		}
 		switch round % 2 {
@@ -169,7 +175,7 @@ func TestHTTPSubscriptionsGoWithTheirSession(t *testing.T) {
 		}
 		eventually(t, patience, "the subscriptions freed", func() bool {
 			_, n := hubsnapSubscriptions(env.srv)
-			return n == 0 && sdkSubscribedURIs(env.srv.mcp) == 0
+			return n == 0 && sdkSubscribedURIs(env.srv.MCP()) == 0
 		})
 	}
 	var heap1 runtime.MemStats

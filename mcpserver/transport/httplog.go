@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -37,9 +38,31 @@ import (
 // request context). A client's own value is dropped.
 const requestRefHeader = "Hubsnap-Request-Ref"
 
+// requestLog keeps the record of each HTTP request in flight, found by
+// the MCP middleware through requestRefHeader, and logs each one's line
+// when it is done.
+type requestLog struct {
+	log      *slog.Logger  // HTTPOptions.Log
+	requests sync.Map      // ref -> *requestRecord
+	seq      atomic.Uint64 // the last ref given
+}
+
+// record is the record of the request that req (an MCP request over
+// HTTP) came in, or nil.
+func (l *requestLog) record(req mcp.Request) *requestRecord {
+	extra := req.GetExtra()
+	if extra == nil || extra.Header == nil {
+		return nil
+	}
+	if v, ok := l.requests.Load(extra.Header.Get(requestRefHeader)); ok {
+		return v.(*requestRecord)
+	}
+	return nil
+}
+
 // requestRecord is what the log line of one request says.
 type requestRecord struct {
-	ref     string // the key in Server.requests
+	ref     string // the key in requestLog.requests
 	start   time.Time
 	method  string // HTTP
 	path    string
@@ -124,20 +147,20 @@ func (rec *requestRecord) note(result string) {
 	rec.mu.Unlock()
 }
 
-// beginRequest starts the record of r and returns w wrapped to see the
-// status. The record is found by the MCP middleware until endRequest.
-func (s *Server) beginRequest(w http.ResponseWriter, r *http.Request) (*requestRecord, http.ResponseWriter) {
+// begin starts the record of r and returns w wrapped to see the status.
+// The record is found by the MCP middleware until end.
+func (l *requestLog) begin(w http.ResponseWriter, r *http.Request) (*requestRecord, http.ResponseWriter) {
 	sw := &statusWriter{ResponseWriter: w, unread: r.Body != nil && r.Body != http.NoBody}
-	rec := &requestRecord{ref: strconv.FormatUint(s.requestSeq.Add(1), 36), start: time.Now(), method: r.Method,
+	rec := &requestRecord{ref: strconv.FormatUint(l.seq.Add(1), 36), start: time.Now(), method: r.Method,
 		path: r.URL.Path, status: sw, session: r.Header.Get("Mcp-Session-Id")}
 	r.Header.Set(requestRefHeader, rec.ref)
-	s.requests.Store(rec.ref, rec)
+	l.requests.Store(rec.ref, rec)
 	return rec, sw
 }
 
-// endRequest logs the request's line.
-func (s *Server) endRequest(log *slog.Logger, rec *requestRecord) {
-	s.requests.Delete(rec.ref)
+// end logs the request's line.
+func (l *requestLog) end(rec *requestRecord) {
+	l.requests.Delete(rec.ref)
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	session := rec.session
@@ -178,14 +201,14 @@ func (s *Server) endRequest(log *slog.Logger, rec *requestRecord) {
 	if session != "" {
 		attrs = append(attrs, slog.String("session", session))
 	}
-	log.LogAttrs(context.Background(), slog.LevelInfo, "request", attrs...)
+	l.log.LogAttrs(context.Background(), slog.LevelInfo, "request", attrs...)
 }
 
 // logged wraps a plain handler with the request log.
-func (s *Server) logged(opts HTTPOptions, h http.HandlerFunc) http.HandlerFunc {
+func (l *requestLog) logged(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		rec, w := s.beginRequest(w, r)
-		defer s.endRequest(opts.Log, rec)
+		rec, w := l.begin(w, r)
+		defer l.end(rec)
 		h(w, r)
 	}
 }
@@ -267,15 +290,11 @@ func safeField(s string) string {
 
 // noteResult is the MCP middleware that records each request's result in
 // its HTTP request's log record.
-func (s *Server) noteResult(next mcp.MethodHandler) mcp.MethodHandler {
+func (l *requestLog) noteResult(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
-		extra := req.GetExtra()
-		if extra == nil || extra.Header == nil {
-			return res, err
-		}
-		if v, ok := s.requests.Load(extra.Header.Get(requestRefHeader)); ok {
-			v.(*requestRecord).note(resultOf(res, err))
+		if rec := l.record(req); rec != nil {
+			rec.note(resultOf(res, err))
 		}
 		return res, err
 	}
@@ -286,19 +305,18 @@ func (s *Server) noteResult(next mcp.MethodHandler) mcp.MethodHandler {
 // before its answer (and so its Mcp-Session-Id) reaches the client. It
 // binds even a failed initialize: go-sdk keeps such a session open, so it
 // must be counted.
-func (s *Server) bindSession(next mcp.MethodHandler) mcp.MethodHandler {
+func (l *requestLog) bindSession(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		if method != "initialize" {
 			return res, err
 		}
-		extra := req.GetExtra()
 		ss, ok := req.GetSession().(*mcp.ServerSession)
-		if extra == nil || extra.Header == nil || !ok {
+		if !ok {
 			return res, err
 		}
-		if v, ok := s.requests.Load(extra.Header.Get(requestRefHeader)); ok {
-			v.(*requestRecord).bindSession(ss)
+		if rec := l.record(req); rec != nil {
+			rec.bindSession(ss)
 		}
 		return res, err
 	}
@@ -317,7 +335,9 @@ func resultOf(res mcp.Result, err error) string {
 		if len(r.Content) == 1 {
 			if t, ok := r.Content[0].(*mcp.TextContent); ok {
 				var e struct {
-					Error toolError `json:"error"`
+					Error struct {
+						Code string `json:"code"`
+					} `json:"error"`
 				}
 				if json.Unmarshal([]byte(t.Text), &e) == nil && e.Error.Code != "" {
 					return string(e.Error.Code)

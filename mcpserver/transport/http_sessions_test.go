@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/mcpserver"
 	"github.com/hubsnap/hubsnap/mcpserver/access"
 )
 
@@ -34,9 +35,9 @@ import (
 // for every client but mcp-remote.
 // sessionCount is how many sessions with an id (made by initialize) are
 // open; the stateless handler's one-request sessions have none.
-func (s *Server) sessionCount() int {
+func sessionCount(s *mcpserver.Server) int {
 	n := 0
-	for ss := range s.mcp.Sessions() {
+	for ss := range s.MCP().Sessions() {
 		if ss.ID() != "" {
 			n++
 		}
@@ -188,7 +189,7 @@ func TestHTTPSessionCapIsExact(t *testing.T) {
 	go func() {
 		defer close(sampled)
 		for {
-			if n := int64(env.srv.sessionCount()); n > most.Load() {
+			if n := int64(sessionCount(env.srv)); n > most.Load() {
 				most.Store(n)
 			}
 			select {
@@ -210,9 +211,9 @@ func TestHTTPSessionCapIsExact(t *testing.T) {
 	<-sampled
 	total, _ := env.srvTable().count("")
 	t.Logf("%d initializes released at once, cap %d: answers %v; at most %d sessions seen, %d open, table %d",
-		clients, limit, codes, most.Load(), env.srv.sessionCount(), total)
-	if most.Load() > limit || env.srv.sessionCount() > limit || total > limit {
-		t.Errorf("more sessions than MaxSessions %d: at most %d seen, %d open, table %d", limit, most.Load(), env.srv.sessionCount(), total)
+		clients, limit, codes, most.Load(), sessionCount(env.srv), total)
+	if most.Load() > limit || sessionCount(env.srv) > limit || total > limit {
+		t.Errorf("more sessions than MaxSessions %d: at most %d seen, %d open, table %d", limit, most.Load(), sessionCount(env.srv), total)
 	}
 	if codes[http.StatusOK] < limit {
 		t.Errorf("%d initializes answered 200, want at least %d", codes[http.StatusOK], limit)

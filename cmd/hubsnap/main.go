@@ -1,5 +1,0 @@
-package main
-
-import "os"
-
-func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv)) }
