@@ -15,7 +15,7 @@ import (
 //
 //  1. the request record and its log line (requestLog.begin, end: httplog.go)
 //  2. access: issued tokens (serveIssued) or OAuth (serveOAuth), 401/503 (http_access.go)
-//  3. the body, bounded in size and time (requestRecord.peek: httplog.go), 413/408/400
+//  3. the body, bounded in size and time (requestRecord.peek: http_body.go), 413/408/400
 //  4. the scopes an OAuth token lacks, 403 (insufficientScope: http_access.go)
 //  5. the era: a session-less 2026-07-28 request, or every request with
 //     --stateless, goes to go-sdk's stateless handler (eraOf: http_route.go)
