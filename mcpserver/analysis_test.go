@@ -9,6 +9,7 @@ import (
 	"github.com/hubsnap/hubsnap/indexer/analysis"
 	"github.com/hubsnap/hubsnap/mcpserver/mcpservertest"
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 func testAnalyzer(tb testing.TB) *analysis.Analyzer { tb.Helper(); return mcpservertest.Analyzer(tb) }
@@ -65,43 +66,43 @@ func analyses(tb testing.TB, snap *store.Snapshot) map[string]*analysis.Analysis
 }
 
 // wantAnalysis is logic_get's analysis of a, whole (SPEC §11).
-func wantAnalysis(a *analysis.Analysis) *LogicAnalysis {
-	out := &LogicAnalysis{Statement: a.Statement, Tables: []TableAccess{}, Bindings: []Binding{}, Problems: []Problem{},
+func wantAnalysis(a *analysis.Analysis) *answer.LogicAnalysis {
+	out := &answer.LogicAnalysis{Statement: a.Statement, Tables: []answer.TableAccess{}, Bindings: []answer.Binding{}, Problems: []answer.Problem{},
 		Unjudged: a.Unjudged}
 	for _, t := range a.Tables {
-		out.Tables = append(out.Tables, TableAccess(t))
+		out.Tables = append(out.Tables, answer.TableAccess(t))
 	}
 	if a.Result != nil {
-		out.Result = []ResultColumn{}
+		out.Result = []answer.ResultColumn{}
 		for _, c := range a.Result {
-			rc := ResultColumn{Name: c.Name, Type: c.Type, Nullable: c.Nullable}
+			rc := answer.ResultColumn{Name: c.Name, Type: c.Type, Nullable: c.Nullable}
 			if c.Source != nil {
-				rc.Source = &ColumnSource{Table: c.Source.Table, Column: c.Source.Column}
+				rc.Source = &answer.ColumnSource{Table: c.Source.Table, Column: c.Source.Column}
 			}
 			out.Result = append(out.Result, rc)
 		}
 	}
 	for _, b := range a.Bindings {
-		out.Bindings = append(out.Bindings, Binding(b))
+		out.Bindings = append(out.Bindings, answer.Binding(b))
 	}
 	for _, p := range a.Problems {
-		out.Problems = append(out.Problems, Problem(p))
+		out.Problems = append(out.Problems, answer.Problem(p))
 	}
 	return out
 }
 
 // usedByOf is schema_get_table's usedBy of every table: the logics that
 // touch it, by name.
-func usedByOf(as map[string]*analysis.Analysis) map[store.TableRef][]TableUse {
-	out := map[store.TableRef][]TableUse{}
+func usedByOf(as map[string]*analysis.Analysis) map[store.TableRef][]answer.TableUse {
+	out := map[store.TableRef][]answer.TableUse{}
 	for name, a := range as {
 		for _, t := range a.Tables {
 			k := store.TableRef{Connection: t.Connection, Name: t.Table}
-			out[k] = append(out[k], TableUse{Logic: name, Access: t.Access})
+			out[k] = append(out[k], answer.TableUse{Logic: name, Access: t.Access})
 		}
 	}
 	for _, uses := range out {
-		slices.SortFunc(uses, func(a, b TableUse) int { return strings.Compare(a.Logic, b.Logic) })
+		slices.SortFunc(uses, func(a, b answer.TableUse) int { return strings.Compare(a.Logic, b.Logic) })
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // demoSnapshots are the demo's two sample releases (cmd/hubsnap):
@@ -84,13 +85,13 @@ func TestDiffOfAnotherEnvironment(t *testing.T) {
 // The demo's diff, decoded: what the demo shows a person.
 func TestDiffDemo(t *testing.T) {
 	cs := connect(t, newServer(t, demoStore(t)))
-	got := success[DiffOutput](t, call(t, cs, "schema_diff", map[string]any{}))
+	got := success[answer.DiffOutput](t, call(t, cs, "schema_diff", map[string]any{}))
 	if got.More || len(got.Tables.Added) != 1 || got.Tables.Added[0].Name != "order_lines" ||
 		len(got.Logics.Added) != 1 || got.Logics.Added[0] != "posts/publish" {
 		t.Errorf("demo diff: %+v", got)
 	}
 	res := call(t, cs, "schema_diff", map[string]any{"from": "rel_41", "to": "rel_41"})
-	if got := success[DiffOutput](t, res); got.Tables == nil || got.Tables.Added != nil || got.Tables.Changed != nil {
+	if got := success[answer.DiffOutput](t, res); got.Tables == nil || got.Tables.Added != nil || got.Tables.Changed != nil {
 		t.Errorf("a release with itself: %s", text(t, res))
 	}
 }

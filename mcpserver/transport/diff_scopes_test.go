@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/hubsnap/hubsnap/mcpserver"
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // schema_diff shows only what the token may read: tables with table:read,
@@ -35,7 +35,7 @@ func TestDiffScopes(t *testing.T) {
 		{"all", true, true},
 	} {
 		cs := env.mustConnect(t, env.secrets[tc.token])
-		got := success[mcpserver.DiffOutput](t, call(t, cs, "schema_diff", map[string]any{}))
+		got := success[answer.DiffOutput](t, call(t, cs, "schema_diff", map[string]any{}))
 		if (got.Tables != nil) != tc.tables || (got.Logics != nil) != tc.logics {
 			t.Errorf("%s: tables %v, logics %v; want %v, %v", tc.token, got.Tables != nil, got.Logics != nil, tc.tables, tc.logics)
 		}

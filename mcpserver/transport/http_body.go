@@ -75,4 +75,3 @@ func (rec *requestRecord) peek(w http.ResponseWriter, r *http.Request, limit int
 	}
 	return msgs, true
 }
-
