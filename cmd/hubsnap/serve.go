@@ -209,49 +209,71 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 	repair := newRepairer(c, status) // serve_repair.go
 	srv := mcpserver.New(c.Store(), mcpserver.Options{Target: target, Version: version(), Log: log, OnDamage: repair.damaged})
 
-	// Follow the release files while serving: a sync, import or use in
-	// this process or another, or a removed file, shows in the next call.
-	watchCtx, stop := context.WithCancel(ctx)
-	watched := make(chan error, 1)
-	go func() {
-		// After every rescan, tell clients if the served release changed,
-		// whoever changed it (this process or another).
-		watched <- c.Watch(watchCtx, indexer.WatchOptions{Rescanned: func(error) {
-			srv.CheckRelease(watchCtx)
-			logics.notify() // a repair, or another process's change, may have left releases pending
-		}})
-	}()
-	repaired := make(chan struct{})
-	go func() {
-		defer close(repaired)
-		repair.run(watchCtx)
-	}()
-	analysed := make(chan struct{})
-	go func() {
-		defer close(analysed)
-		logics.run(watchCtx)
-	}()
-	syncing := make(chan struct{})
-	go func() {
-		defer close(syncing)
-		if bg != nil {
-			bg.serving = func(ctx context.Context) string { return servingID(ctx, c.Store(), target) }
-			bg.run(watchCtx, !synced)
-		}
-	}()
+	stop := startBackground(ctx, background{cache: c, srv: srv, repair: repair, logics: logics, sync: bg,
+		synced: synced, target: target, log: log})
 	if opts.HTTP == "" {
 		err = transport.ServeStdio(ctx, srv, opts.Stdin, opts.Stdout)
 	} else {
 		err = serveHTTP(ctx, srv, opts, tokens, current, status)
 	}
 	stop()
-	<-syncing
-	<-repaired
-	<-analysed
-	if werr := <-watched; werr != nil {
-		log.Warn("watching the cache", "err", werr)
-	}
 	return err
+}
+
+// background is what serve runs beside answering calls.
+type background struct {
+	cache  *indexer.Cache
+	srv    *mcpserver.Server
+	repair *repairer
+	logics *analyst
+	sync   *backgroundSync // nil without --sync-every
+	synced bool            // the first sync ran already (a new replica)
+	target store.Target
+	log    *slog.Logger
+}
+
+// startBackground starts, until ctx ends or stop is called, the watcher
+// of the release files (a sync, import or use in this process or another,
+// or a removed file, shows in the next call), the repairs, the logic
+// analyses and the background syncs. stop ends them and waits for them.
+func startBackground(ctx context.Context, b background) (stop func()) {
+	watchCtx, cancel := context.WithCancel(ctx)
+	watched := make(chan error, 1)
+	go func() {
+		// After every rescan, tell clients if the served release changed,
+		// whoever changed it (this process or another).
+		watched <- b.cache.Watch(watchCtx, indexer.WatchOptions{Rescanned: func(error) {
+			b.srv.CheckRelease(watchCtx)
+			b.logics.notify() // a repair, or another process's change, may have left releases pending
+		}})
+	}()
+	repaired := make(chan struct{})
+	go func() {
+		defer close(repaired)
+		b.repair.run(watchCtx)
+	}()
+	analysed := make(chan struct{})
+	go func() {
+		defer close(analysed)
+		b.logics.run(watchCtx)
+	}()
+	syncing := make(chan struct{})
+	go func() {
+		defer close(syncing)
+		if b.sync != nil {
+			b.sync.serving = func(ctx context.Context) string { return servingID(ctx, b.cache.Store(), b.target) }
+			b.sync.run(watchCtx, !b.synced)
+		}
+	}()
+	return func() {
+		cancel()
+		<-syncing
+		<-repaired
+		<-analysed
+		if werr := <-watched; werr != nil {
+			b.log.Warn("watching the cache", "err", werr)
+		}
+	}
 }
 
 // errNoCurrent is the error of openCurrent when no release is current.
