@@ -20,10 +20,6 @@ func putAnalysed(tb testing.TB, st *store.Store, snap *store.Snapshot, file stor
 	mcpservertest.PutAnalysed(tb, st, snap, file, makeCurrent)
 }
 
-func fillRelease(w *store.ReleaseWriter, snap *store.Snapshot, file store.FileState) error {
-	return mcpservertest.FillRelease(w, snap, file)
-}
-
 // analyses analyses every logic of snap in memory, with the whole release
 // as its catalog: what the answers, composed by SQL from the index's
 // rows, must say. Nil when snap has no postgres connection.

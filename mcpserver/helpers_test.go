@@ -106,10 +106,6 @@ func success[T any](tb testing.TB, res *mcp.CallToolResult) T {
 	tb.Helper()
 	return mcpservertest.Success[T](tb, res)
 }
-func failed(tb testing.TB, res *mcp.CallToolResult) (code, message string) {
-	tb.Helper()
-	return mcpservertest.Failed(tb, res)
-}
 func wantCode(tb testing.TB, res *mcp.CallToolResult, want store.Code) string {
 	tb.Helper()
 	return mcpservertest.WantCode(tb, res, want)
