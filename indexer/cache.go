@@ -202,9 +202,21 @@ func (c *Cache) use(ctx context.Context, project, environment, id string) (store
 	if err := c.realDirs(project); err != nil {
 		return ri, err
 	}
-	err = c.store.SetCurrent(ctx, project, environment, id, func() (func(bool), error) {
-		return c.writeCurrent(project, environment, id)
-	})
+	// The pointer file is written inside the index's transaction, and
+	// undone if the commit fails.
+	ch, err := c.store.BeginSetCurrent(ctx, project, environment, id)
+	if err != nil {
+		return ri, err
+	}
+	defer ch.Rollback()
+	finish, err := c.writeCurrent(project, environment, id)
+	if err != nil {
+		return ri, err
+	}
+	err = ch.Commit()
+	if finish != nil {
+		finish(err == nil)
+	}
 	if err != nil {
 		return ri, err
 	}

@@ -75,26 +75,29 @@ func (c *Cache) prune(ctx context.Context, project, environment string, keep int
 }
 
 // pruneRelease removes one release: its index rows, and in the same
-// transaction its file.
+// transaction its file (removed before the commit, put back if the commit
+// fails).
 func (c *Cache) pruneRelease(ctx context.Context, ri store.ReleaseInfo) error {
 	dir := c.projectDir(ri.Project)
-	hook := func() (func(bool), error) {
-		if c.pointsAt(ri.Project, ri.Environment, ri.ID) {
-			return nil, store.Errorf(store.InvalidArgument, "release %q is current; it is never pruned", ri.ID)
-		}
-		finish, err := atomicfile.Remove(c.releaseFile(ri.Project, ri.ID))
-		if err != nil {
-			return nil, fmt.Errorf("remove release %s: %w", ri.ID, err)
-		}
-		if err := atomicfile.SyncDir(dir); err != nil {
-			finish(false)
-			return nil, fmt.Errorf("sync release folder: %w", err)
-		}
-		return func(ok bool) {
-			finish(ok)
-			atomicfile.SyncDir(dir)
-		}, nil
-	}
 	c.log.Info("pruning release", "project", ri.Project, "release", ri.ID, "version", ri.Version)
-	return c.store.PruneRelease(ctx, store.ReleaseKey{Project: ri.Project, ID: ri.ID}, hook)
+	ch, err := c.store.BeginPrune(ctx, store.ReleaseKey{Project: ri.Project, ID: ri.ID})
+	if err != nil {
+		return err
+	}
+	defer ch.Rollback()
+	if c.pointsAt(ri.Project, ri.Environment, ri.ID) {
+		return store.Errorf(store.InvalidArgument, "release %q is current; it is never pruned", ri.ID)
+	}
+	finish, err := atomicfile.Remove(c.releaseFile(ri.Project, ri.ID))
+	if err != nil {
+		return fmt.Errorf("remove release %s: %w", ri.ID, err)
+	}
+	if err := atomicfile.SyncDir(dir); err != nil {
+		finish(false)
+		return fmt.Errorf("sync release folder: %w", err)
+	}
+	err = ch.Commit()
+	finish(err == nil)
+	atomicfile.SyncDir(dir)
+	return err
 }

@@ -101,7 +101,7 @@ func TestPruneRefusesWhatTheCurrentFileNames(t *testing.T) {
 	}
 	// The index's own current release is refused by the store too.
 	cur, _ := c.store.Current(ctx, shopDev)
-	if err := c.store.PruneRelease(ctx, store.ReleaseKey{Project: "shop", ID: cur.ID}, nil); store.ErrorCode(err) != store.InvalidArgument {
+	if err := c.store.PruneRelease(ctx, store.ReleaseKey{Project: "shop", ID: cur.ID}); store.ErrorCode(err) != store.InvalidArgument {
 		t.Errorf("PruneRelease of the current release: %v, want INVALID_ARGUMENT", err)
 	}
 }

@@ -100,86 +100,125 @@ func (v *verifier) close() {
 // verify runs every check once.
 func (v *verifier) verify(ctx context.Context) (VerifyReport, error) {
 	rep := VerifyReport{Index: v.path, Damage: []Damage{}}
-	found := func(kind, what string) { rep.Damage = append(rep.Damage, Damage{Kind: kind, What: what}) }
-	// fail records an error of a check as damage when it is, and returns
-	// it otherwise.
-	fail := func(kind string, err error) error {
-		if errors.Is(err, store.ErrCorrupt) {
-			found(kind, err.Error())
-			return nil
-		}
-		return err
-	}
+	d := damageLog{&rep}
 	if v.st == nil {
 		st, err := store.Open(ctx, v.path)
-		if err := fail("open", err); err != nil {
+		if err := d.fail("open", err); err != nil {
 			return rep, err
 		}
 		v.st = st
 	}
 	size := 0
 	if v.st != nil {
-		bad, pages, err := v.st.CheckPages(ctx)
-		if err := fail("page", err); err != nil {
+		var err error
+		if size, err = v.check(ctx, d); err != nil {
 			return rep, err
 		}
-		rep.Pages = pages
-		for _, b := range bad {
-			where := ""
-			if b.Btree != "" {
-				where = " of " + b.Btree
-			}
-			what := b.Err.Error()
-			if errors.Is(b.Err, store.ErrCorrupt) {
-				what = strings.TrimPrefix(what, store.ErrCorrupt.Error()+": ")
-			}
-			found("page", fmt.Sprintf("page %d%s: %s", b.Page, where, what))
-		}
-		if len(bad) == 0 { // SQLite's own check stops at the first bad page
-			problems, err := v.st.CheckStructure(ctx)
-			if err := fail("structure", err); err != nil {
-				return rep, err
-			}
-			for _, p := range problems {
-				found("structure", p)
-			}
-		}
-		if len(rep.Damage) == 0 {
-			// As every command does, first bring the index in line with
-			// the release files: a file changed since is not damage.
-			c := &Cache{dir: v.dir, store: v.st, log: v.log, now: time.Now}
-			if err := fail("content", c.Reconcile(ctx)); err != nil {
-				return rep, err
-			}
-		}
-		if n, err := v.st.PageSize(ctx); err == nil {
-			size = n
+	}
+	if err := v.rebuild(ctx, size); err != nil {
+		return rep, err
+	}
+	if v.st != nil && len(rep.Damage) == 0 {
+		if err := v.compare(ctx, d); err != nil {
+			return rep, err
 		}
 	}
+	return rep, nil
+}
+
+// damageLog collects the damage verify finds into its report.
+type damageLog struct{ rep *VerifyReport }
+
+// found records damage of a kind.
+func (d damageLog) found(kind, what string) {
+	d.rep.Damage = append(d.rep.Damage, Damage{Kind: kind, What: what})
+}
+
+// fail records an error of a check as damage when it is, and returns it
+// otherwise.
+func (d damageLog) fail(kind string, err error) error {
+	if errors.Is(err, store.ErrCorrupt) {
+		d.found(kind, err.Error())
+		return nil
+	}
+	return err
+}
+
+// check checks the open index's pages, then (when they are sound) its
+// structure, then (when nothing was found) brings it in line with the
+// release files, and returns its page size (0 when it cannot be read).
+func (v *verifier) check(ctx context.Context, d damageLog) (size int, err error) {
+	bad, pages, err := v.st.CheckPages(ctx)
+	if err := d.fail("page", err); err != nil {
+		return 0, err
+	}
+	d.rep.Pages = pages
+	for _, b := range bad {
+		where := ""
+		if b.Btree != "" {
+			where = " of " + b.Btree
+		}
+		what := b.Err.Error()
+		if errors.Is(b.Err, store.ErrCorrupt) {
+			what = strings.TrimPrefix(what, store.ErrCorrupt.Error()+": ")
+		}
+		d.found("page", fmt.Sprintf("page %d%s: %s", b.Page, where, what))
+	}
+	if len(bad) == 0 { // SQLite's own check stops at the first bad page
+		problems, err := v.st.CheckStructure(ctx)
+		if err := d.fail("structure", err); err != nil {
+			return 0, err
+		}
+		for _, p := range problems {
+			d.found("structure", p)
+		}
+	}
+	if len(d.rep.Damage) == 0 {
+		// As every command does, first bring the index in line with
+		// the release files: a file changed since is not damage.
+		c := &Cache{dir: v.dir, store: v.st, log: v.log, now: time.Now}
+		if err := d.fail("content", c.Reconcile(ctx)); err != nil {
+			return 0, err
+		}
+	}
+	if n, err := v.st.PageSize(ctx); err == nil {
+		size = n
+	}
+	return size, nil
+}
+
+// rebuild builds a fresh copy of the index from the release files (pages
+// of size bytes, 0 for the default), dropping the one a previous verify
+// left.
+func (v *verifier) rebuild(ctx context.Context, size int) error {
 	if v.done != nil {
 		v.done()
 		v.rebuilt, v.done = "", nil
 	}
 	tmp, done, err := buildIndexCopy(ctx, v.dir, size, quiet(v.log))
 	if err != nil {
-		return rep, err
+		return err
 	}
 	v.rebuilt, v.done = tmp, done
-	if v.st != nil && len(rep.Damage) == 0 {
-		rebuilt, err := store.Open(ctx, tmp)
-		if err != nil {
-			return rep, err
-		}
-		diffs, err := v.st.Compare(ctx, rebuilt)
-		rebuilt.Close()
-		if err := fail("content", err); err != nil {
-			return rep, err
-		}
-		for _, d := range diffs {
-			found("content", d.String())
-		}
+	return nil
+}
+
+// compare records every difference of the index from the rebuilt copy as
+// content damage.
+func (v *verifier) compare(ctx context.Context, d damageLog) error {
+	rebuilt, err := store.Open(ctx, v.rebuilt)
+	if err != nil {
+		return err
 	}
-	return rep, nil
+	diffs, err := v.st.Compare(ctx, rebuilt)
+	rebuilt.Close()
+	if err := d.fail("content", err); err != nil {
+		return err
+	}
+	for _, diff := range diffs {
+		d.found("content", diff.String())
+	}
+	return nil
 }
 
 // repair copies the last rebuild into the index, as Repair does, holding

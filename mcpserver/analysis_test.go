@@ -2,70 +2,22 @@ package mcpserver
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/hubsnap/hubsnap/indexer/analysis"
+	"github.com/hubsnap/hubsnap/mcpserver/mcpservertest"
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
-var (
-	analyzerOnce sync.Once
-	analyzerTest *analysis.Analyzer
-	analyzerErr  error
-)
-
-// testAnalyzer is one Analyzer shared by the package's tests, its
-// compilation cache in the system's temporary folder: releases are
-// written as `hubsnap snapshot sync` writes them, analysed.
-func testAnalyzer(tb testing.TB) *analysis.Analyzer {
-	tb.Helper()
-	analyzerOnce.Do(func() {
-		dir := filepath.Join(os.TempDir(), "hubsnap-analysis-test-wazero")
-		analyzerTest, analyzerErr = analysis.New(context.Background(), analysis.Options{CacheDir: dir})
-	})
-	if analyzerErr != nil {
-		tb.Fatal(analyzerErr)
-	}
-	return analyzerTest
-}
+func testAnalyzer(tb testing.TB) *analysis.Analyzer { tb.Helper(); return mcpservertest.Analyzer(tb) }
 
 // putAnalysed stores snap with its logics analysed.
 func putAnalysed(tb testing.TB, st *store.Store, snap *store.Snapshot, file store.FileState, makeCurrent bool) {
 	tb.Helper()
-	err := st.WriteRelease(context.Background(), store.WriteOptions{MakeCurrent: makeCurrent, Analyzer: testAnalyzer(tb)},
-		func(w *store.ReleaseWriter) error { return fillRelease(w, snap, file) })
-	if err != nil {
-		tb.Fatalf("WriteRelease(%s): %v", snap.Release.ID, err)
-	}
-}
-
-// fillRelease gives w every part of snap.
-func fillRelease(w *store.ReleaseWriter, snap *store.Snapshot, file store.FileState) error {
-	w.Release(snap.Release, snap.Origin)
-	w.File(file)
-	for _, c := range snap.Connections {
-		if err := w.Connection(c); err != nil {
-			return err
-		}
-	}
-	for i := range snap.Tables {
-		if err := w.Table(&snap.Tables[i]); err != nil {
-			return err
-		}
-	}
-	for i := range snap.Logics {
-		if err := w.Logic(&snap.Logics[i]); err != nil {
-			return err
-		}
-	}
-	return nil
+	mcpservertest.PutAnalysed(tb, st, snap, file, makeCurrent)
 }
 
 // analyses analyses every logic of snap in memory, with the whole release
@@ -110,43 +62,43 @@ func analyses(tb testing.TB, snap *store.Snapshot) map[string]*analysis.Analysis
 }
 
 // wantAnalysis is logic_get's analysis of a, whole (SPEC §11).
-func wantAnalysis(a *analysis.Analysis) *LogicAnalysis {
-	out := &LogicAnalysis{Statement: a.Statement, Tables: []TableAccess{}, Bindings: []Binding{}, Problems: []Problem{},
+func wantAnalysis(a *analysis.Analysis) *answer.LogicAnalysis {
+	out := &answer.LogicAnalysis{Statement: a.Statement, Tables: []answer.TableAccess{}, Bindings: []answer.Binding{}, Problems: []answer.Problem{},
 		Unjudged: a.Unjudged}
 	for _, t := range a.Tables {
-		out.Tables = append(out.Tables, TableAccess(t))
+		out.Tables = append(out.Tables, answer.TableAccess(t))
 	}
 	if a.Result != nil {
-		out.Result = []ResultColumn{}
+		out.Result = []answer.ResultColumn{}
 		for _, c := range a.Result {
-			rc := ResultColumn{Name: c.Name, Type: c.Type, Nullable: c.Nullable}
+			rc := answer.ResultColumn{Name: c.Name, Type: c.Type, Nullable: c.Nullable}
 			if c.Source != nil {
-				rc.Source = &ColumnSource{Table: c.Source.Table, Column: c.Source.Column}
+				rc.Source = &answer.ColumnSource{Table: c.Source.Table, Column: c.Source.Column}
 			}
 			out.Result = append(out.Result, rc)
 		}
 	}
 	for _, b := range a.Bindings {
-		out.Bindings = append(out.Bindings, Binding(b))
+		out.Bindings = append(out.Bindings, answer.Binding(b))
 	}
 	for _, p := range a.Problems {
-		out.Problems = append(out.Problems, Problem(p))
+		out.Problems = append(out.Problems, answer.Problem(p))
 	}
 	return out
 }
 
 // usedByOf is schema_get_table's usedBy of every table: the logics that
 // touch it, by name.
-func usedByOf(as map[string]*analysis.Analysis) map[store.TableRef][]TableUse {
-	out := map[store.TableRef][]TableUse{}
+func usedByOf(as map[string]*analysis.Analysis) map[store.TableRef][]answer.TableUse {
+	out := map[store.TableRef][]answer.TableUse{}
 	for name, a := range as {
 		for _, t := range a.Tables {
 			k := store.TableRef{Connection: t.Connection, Name: t.Table}
-			out[k] = append(out[k], TableUse{Logic: name, Access: t.Access})
+			out[k] = append(out[k], answer.TableUse{Logic: name, Access: t.Access})
 		}
 	}
 	for _, uses := range out {
-		slices.SortFunc(uses, func(a, b TableUse) int { return strings.Compare(a.Logic, b.Logic) })
+		slices.SortFunc(uses, func(a, b answer.TableUse) int { return strings.Compare(a.Logic, b.Logic) })
 	}
 	return out
 }
@@ -160,32 +112,6 @@ func logicProblemsOf(as map[string]*analysis.Analysis) int {
 		}
 	}
 	return n
-}
-
-// usedBy names logics: a token with table:read but not logic:read gets
-// schema_get_table (and its resource) without it, as schema_diff leaves
-// out logics; one with both gets it whole.
-func TestHTTPUsedByFollowsScopes(t *testing.T) {
-	env := startHTTP(t, HTTPOptions{}, tokenSpec{"tables", []string{"table:read"}},
-		tokenSpec{"both", []string{"table:read", "logic:read"}})
-	tables := env.mustConnect(t, env.secrets["tables"])
-	both := env.mustConnect(t, env.secrets["both"])
-	args := map[string]any{"table": "purchases"}
-	whole := toolText(call(t, both, "schema_get_table", args))
-	if !strings.Contains(whole, `"usedBy":[{"logic":"purchase_item","access":"write"}]`) {
-		t.Fatalf("table:read + logic:read: no usedBy in %s", whole)
-	}
-	got := toolText(call(t, tables, "schema_get_table", args))
-	if want := strings.Replace(whole, `,"usedBy":[{"logic":"purchase_item","access":"write"}]`, "", 1); got != want {
-		t.Errorf("table:read only:\ngot  %s\nwant %s", got, want)
-	}
-	res, err := tables.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "hubsnap://tables/main/purchases"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if text := res.Contents[0].Text; strings.Contains(text, "usedBy") {
-		t.Errorf("table resource with table:read only: %s", text)
-	}
 }
 
 // stripUsedBy removes usedBy and usedByTotal wherever they are, a

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -60,8 +61,9 @@ func checkInternal(tb testing.TB, what string, result json.RawMessage) {
 }
 
 // TestBadAnswerIsInternalOverStdio: an answer that is not valid JSON is
-// answered INTERNAL, logged, over stdio; go-sdk alone never answered the
-// call.
+// answered INTERNAL, logged, over go-sdk's own stdio transport (the wire
+// that dropped such answers; package transport's reader adds nothing to
+// it here); go-sdk alone never answered the call.
 func TestBadAnswerIsInternalOverStdio(t *testing.T) {
 	st := openStore(t)
 	putCurrent(t, st, shopSnapshot(t))
@@ -75,7 +77,10 @@ func TestBadAnswerIsInternalOverStdio(t *testing.T) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	errc := make(chan error, 1)
-	go func() { errc <- srv.ServeStdio(context.Background(), inR, outW); outW.Close() }()
+	go func() {
+		errc <- srv.mcp.Run(context.Background(), &mcp.IOTransport{Reader: inR, Writer: outW})
+		outW.Close()
+	}()
 	lines := make(chan string, 16)
 	go func() {
 		sc := bufio.NewScanner(outR)
@@ -129,7 +134,7 @@ func TestBadAnswerIsInternalOverStdio(t *testing.T) {
 	send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"damaged","arguments":{}}}`, id))
 	checkInternal(t, "damaged", answer(id))
 	inW.Close()
-	if err := wait(t, errc, "ServeStdio to return"); err != nil {
+	if err := wait(t, errc, "the session to end"); err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Count(logs.String(), "the answer is not valid JSON"); got != len(badAnswers) {
@@ -140,19 +145,30 @@ func TestBadAnswerIsInternalOverStdio(t *testing.T) {
 	}
 }
 
-// TestBadAnswerIsInternalOverHTTP: the same over Streamable HTTP, where
-// go-sdk alone left the call's stream without an answer.
+// TestBadAnswerIsInternalOverHTTP: the same over go-sdk's own Streamable
+// HTTP handler, where go-sdk alone left the call's stream without an
+// answer.
 func TestBadAnswerIsInternalOverHTTP(t *testing.T) {
-	env := startHTTP(t, HTTPOptions{})
-	addBadTools(env.srv)
-	sid := env.initialize(t, "")
+	st := openStore(t)
+	putCurrent(t, st, shopSnapshot(t))
+	srv := newServer(t, st)
+	addBadTools(srv)
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.mcp }, nil))
+	t.Cleanup(hs.Close)
+	resp, _ := postMCP(t, context.Background(), hs.URL, "",
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`)
+	sid := resp.Header.Get("Mcp-Session-Id")
+	if sid == "" {
+		t.Fatalf("initialize: %s, no session", resp.Status)
+	}
+	postMCP(t, context.Background(), hs.URL, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	id := 1
 	for name := range badAnswers {
 		id++
 		body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"bad_%s","arguments":{}}}`,
 			id, strings.ReplaceAll(name, " ", "_"))
 		ctx, cancel := context.WithTimeout(context.Background(), patience)
-		resp, text := rawHTTP{url: env.url, session: sid, body: body}.doContext(t, ctx)
+		resp, text := postMCP(t, ctx, hs.URL, sid, body)
 		cancel()
 		if resp == nil {
 			t.Errorf("%s: no answer within %v", name, patience)
@@ -177,18 +193,18 @@ func TestBadAnswerIsInternalOverHTTP(t *testing.T) {
 	}
 }
 
-// doContext posts r within ctx: nil when no whole answer came before ctx
-// ended.
-func (r rawHTTP) doContext(tb testing.TB, ctx context.Context) (*http.Response, string) {
+// postMCP posts body to url within ctx, in session sid when not empty: nil
+// when no whole answer came before ctx ended.
+func postMCP(tb testing.TB, ctx context.Context, url, sid, body string) (*http.Response, string) {
 	tb.Helper()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, r.url, strings.NewReader(r.body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	if r.session != "" {
-		req.Header.Set("Mcp-Session-Id", r.session)
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // Every answer fits a model's context (docs/tools.md): no tool answer and
@@ -60,16 +61,16 @@ func TestAnswerBudgetExtremes(t *testing.T) {
 	var seen []string
 	in := GetTableInput{Table: "wide"}
 	for pages := 0; ; pages++ {
-		answer, err := srv.getTable(context.Background(), &mcp.CallToolRequest{}, in)
+		ans, err := srv.getTable(context.Background(), &mcp.CallToolRequest{}, in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var tb Table
-		if err := json.Unmarshal(answer, &tb); err != nil {
+		var tb answer.Table
+		if err := json.Unmarshal(ans, &tb); err != nil {
 			t.Fatal(err)
 		}
-		if len(answer) > budget || tb.ColumnsTotal != 4096 {
-			t.Fatalf("page %d: %d bytes, columnsTotal %d", pages, len(answer), tb.ColumnsTotal)
+		if len(ans) > budget || tb.ColumnsTotal != 4096 {
+			t.Fatalf("page %d: %d bytes, columnsTotal %d", pages, len(ans), tb.ColumnsTotal)
 		}
 		for _, c := range tb.Columns {
 			seen = append(seen, c.Name)
@@ -99,68 +100,68 @@ func checkBudget(t *testing.T, st *store.Store, target store.Target) map[string]
 	t.Cleanup(srv.Shutdown)
 	sizes := map[string]int{}
 	worst := map[string]string{}
-	note := func(what, which string, answer []byte, err error) {
+	note := func(what, which string, ans []byte, err error) {
 		t.Helper()
 		if err != nil {
 			t.Fatalf("%s %s: %v", what, shortName(which), err)
 		}
-		if len(answer) > budget {
-			t.Fatalf("%s %s: %d bytes, over %d", what, shortName(which), len(answer), budget)
+		if len(ans) > budget {
+			t.Fatalf("%s %s: %d bytes, over %d", what, shortName(which), len(ans), budget)
 		}
-		if len(answer) > sizes[what] {
-			sizes[what], worst[what] = len(answer), which
+		if len(ans) > sizes[what] {
+			sizes[what], worst[what] = len(ans), which
 		}
 	}
 	req := &mcp.CallToolRequest{}
 
 	// Every table and logic, and the lists.
-	var tables []TableRef
+	var tables []answer.TableRef
 	for cursor := ""; ; {
-		answer, err := srv.listTables(ctx, req, ListTablesInput{Cursor: Cursor(cursor)})
-		note("schema_list_tables", "page", answer, err)
+		ans, err := srv.listTables(ctx, req, ListTablesInput{Cursor: Cursor(cursor)})
+		note("schema_list_tables", "page", ans, err)
 		var page ListTablesOutput
-		json.Unmarshal(answer, &page)
+		json.Unmarshal(ans, &page)
 		tables = append(tables, page.Tables...)
 		if cursor = page.NextCursor; cursor == "" {
 			break
 		}
 	}
 	for _, tb := range tables {
-		answer, err := srv.getTable(ctx, req, GetTableInput{Table: TableName(tb.Name), Connection: Name(tb.Connection)})
-		note("schema_get_table", tb.Connection+"."+tb.Name, answer, err)
+		ans, err := srv.getTable(ctx, req, GetTableInput{Table: TableName(tb.Name), Connection: Name(tb.Connection)})
+		note("schema_get_table", tb.Connection+"."+tb.Name, ans, err)
 	}
 	var logics []string
 	for cursor := ""; ; {
-		answer, err := srv.listLogics(ctx, req, ListLogicsInput{Cursor: Cursor(cursor)})
-		note("logic_list", "page", answer, err)
+		ans, err := srv.listLogics(ctx, req, ListLogicsInput{Cursor: Cursor(cursor)})
+		note("logic_list", "page", ans, err)
 		var page ListLogicsOutput
-		json.Unmarshal(answer, &page)
+		json.Unmarshal(ans, &page)
 		logics = append(logics, page.Logics...)
 		if cursor = page.NextCursor; cursor == "" {
 			break
 		}
 	}
 	for _, name := range logics {
-		answer, err := srv.getLogic(ctx, req, GetLogicInput{Name: Name(name)})
-		note("logic_get", name, answer, err)
+		ans, err := srv.getLogic(ctx, req, GetLogicInput{Name: Name(name)})
+		note("logic_get", name, ans, err)
 	}
-	answer, err := srv.releaseInfo(ctx, req, ReleaseInfoInput{})
-	note("release_info", "", answer, err)
+	ans, err := srv.releaseInfo(ctx, req, ReleaseInfoInput{})
+	note("release_info", "", ans, err)
 	// The findings by default and of each rule, at most 200 pages of each.
 	for _, code := range append([]string{""}, store.RuleCodes()...) {
 		for cursor, pages := "", 0; pages < 200; pages++ {
-			answer, err := srv.check(ctx, req, CheckInput{Code: RuleCode(code), Cursor: Cursor(cursor)})
-			note("release_check", code, answer, err)
+			ans, err := srv.check(ctx, req, CheckInput{Code: RuleCode(code), Cursor: Cursor(cursor)})
+			note("release_check", code, ans, err)
 			var page CheckOutput
-			json.Unmarshal(answer, &page)
+			json.Unmarshal(ans, &page)
 			if cursor = page.NextCursor; cursor == "" {
 				break
 			}
 		}
 	}
 	for _, q := range []string{"id", "name", "a", "user", "status", "created at", "billing invoices", "x"} {
-		answer, err := srv.search(ctx, req, SearchInput{Query: Query(q)})
-		note("schema_search", q, answer, err)
+		ans, err := srv.search(ctx, req, SearchInput{Query: Query(q)})
+		note("schema_search", q, ans, err)
 	}
 	// Join paths between the first, middle and last tables, and from the
 	// table of the largest answer (the most referenced or widest) to them.
@@ -171,22 +172,22 @@ func checkBudget(t *testing.T, st *store.Store, target store.Target) map[string]
 	ends = append(ends, worst["schema_get_table"])
 	for _, from := range ends {
 		for _, to := range ends {
-			answer, err := srv.joinPath(ctx, req, JoinPathInput{From: TableName(from), To: TableName(to)})
-			note("schema_join_path", from+" -> "+to, answer, err)
+			ans, err := srv.joinPath(ctx, req, JoinPathInput{From: TableName(from), To: TableName(to)})
+			note("schema_join_path", from+" -> "+to, ans, err)
 		}
 	}
 	// Diagrams of the same tables, their structured answer and their
 	// Mermaid text.
 	for _, centre := range ends {
 		for hops := 1; hops <= store.MaxDiagramHops; hops++ {
-			answer, text, err := srv.diagram(ctx, DiagramInput{Table: TableName(centre), Hops: hops})
-			note("schema_diagram", fmt.Sprintf("%s, %d hops", centre, hops), answer, err)
+			ans, text, err := srv.diagram(ctx, DiagramInput{Table: TableName(centre), Hops: hops})
+			note("schema_diagram", fmt.Sprintf("%s, %d hops", centre, hops), ans, err)
 			note("schema_diagram text", fmt.Sprintf("%s, %d hops", centre, hops), []byte(text), err)
 		}
 	}
 	// The diff with the release before, when there is one.
-	if answer, err := srv.diff(ctx, req, DiffInput{}); store.ErrorCode(err) != store.NotFound {
-		note("schema_diff", "", answer, err)
+	if ans, err := srv.diff(ctx, req, DiffInput{}); store.ErrorCode(err) != store.NotFound {
+		note("schema_diff", "", ans, err)
 	}
 
 	// Through MCP: the resources of the largest answers, and completions.

@@ -93,11 +93,11 @@ func checkDiffContract(t *testing.T, st *store.Store, target store.Target, a, b 
 	for _, pair := range [][2]*store.Snapshot{{a, b}, {b, a}} {
 		for _, limit := range []int{store.MaxDiffLimit, 5} {
 			in := DiffInput{From: Name(pair[0].Release.ID), To: Name(pair[1].Release.ID), Limit: limit}
-			answer, err := srv.diff(ctx, &mcp.CallToolRequest{}, in)
+			ans, err := srv.diff(ctx, &mcp.CallToolRequest{}, in)
 			if err == nil {
 				want := wantDiff(pair[0], pair[1], limit)
 				want.Logics.Broken = wantBroken(pair[1], as[pair[0]], as[pair[1]])
-				err = contractError(schemas["schema_diff"], answer, new(DiffOutput), want)
+				err = contractError(schemas["schema_diff"], ans, new(answer.DiffOutput), want)
 			}
 			if err != nil {
 				t.Fatalf("schema_diff %+v: %v", in, err)
@@ -109,7 +109,7 @@ func checkDiffContract(t *testing.T, st *store.Store, target store.Target, a, b 
 		for _, j := range []int{i + 1, len(b.Tables) - 1 - i} {
 			from, to := b.Tables[i], b.Tables[j%len(b.Tables)]
 			in := JoinPathInput{From: TableName(from.Connection + "." + from.Name), To: TableName(to.Connection + "." + to.Name)}
-			answer, err := srv.joinPath(ctx, &mcp.CallToolRequest{}, in)
+			ans, err := srv.joinPath(ctx, &mcp.CallToolRequest{}, in)
 			if err != nil {
 				t.Fatalf("schema_join_path %+v: %v", in, err)
 			}
@@ -121,7 +121,7 @@ func checkDiffContract(t *testing.T, st *store.Store, target store.Target, a, b 
 			for _, p := range jp.Paths {
 				want.Paths = append(want.Paths, JoinPath{Tables: p.Tables, Joins: p.Joins, SQL: p.SQL})
 			}
-			if err := contractError(schemas["schema_join_path"], answer, new(JoinPathOutput), want); err != nil {
+			if err := contractError(schemas["schema_join_path"], ans, new(JoinPathOutput), want); err != nil {
 				t.Fatalf("schema_join_path %+v: %v", in, err)
 			}
 		}
@@ -132,8 +132,8 @@ func checkDiffContract(t *testing.T, st *store.Store, target store.Target, a, b 
 // logics of b, by name, with the problems whose code and message its
 // namesake in a did not have (at most 10 each, problemsTotal counting
 // them all).
-func wantBroken(b *store.Snapshot, as, bs map[string]*analysis.Analysis) []BrokenLogic {
-	var out []BrokenLogic
+func wantBroken(b *store.Snapshot, as, bs map[string]*analysis.Analysis) []answer.BrokenLogic {
+	var out []answer.BrokenLogic
 	names := []string{}
 	for _, l := range b.Logics {
 		names = append(names, l.Name)
@@ -146,12 +146,12 @@ func wantBroken(b *store.Snapshot, as, bs map[string]*analysis.Analysis) []Broke
 				had[[2]string{p.Code, p.Message}] = true
 			}
 		}
-		var bl BrokenLogic
+		var bl answer.BrokenLogic
 		for _, p := range bs[name].Problems {
 			if !had[[2]string{p.Code, p.Message}] {
 				bl.ProblemsTotal++
 				if len(bl.Problems) < 10 {
-					bl.Problems = append(bl.Problems, Problem(p))
+					bl.Problems = append(bl.Problems, answer.Problem(p))
 				}
 			}
 		}
@@ -168,8 +168,8 @@ func wantBroken(b *store.Snapshot, as, bs map[string]*analysis.Analysis) []Broke
 
 // wantDiff builds the schema_diff answer from a to b as docs/tools.md
 // describes it, with at most limit entries.
-func wantDiff(a, b *store.Snapshot, limit int) DiffOutput {
-	out := DiffOutput{From: ReleaseRef{ID: a.Release.ID, Version: a.Release.Version}, To: ReleaseRef{ID: b.Release.ID, Version: b.Release.Version},
+func wantDiff(a, b *store.Snapshot, limit int) answer.DiffOutput {
+	out := answer.DiffOutput{From: answer.ReleaseRef{ID: a.Release.ID, Version: a.Release.Version}, To: answer.ReleaseRef{ID: b.Release.ID, Version: b.Release.Version},
 		Tables: &answer.TablesDiff{}, Logics: &answer.LogicsDiff{}}
 	n := 0
 	full := func() bool {
@@ -194,7 +194,7 @@ func wantDiff(a, b *store.Snapshot, limit int) DiffOutput {
 	}
 	slices.SortFunc(keys, func(x, y key) int { return cmp.Or(cmp.Compare(x.conn, y.conn), cmp.Compare(x.name, y.name)) })
 	for _, k := range keys {
-		ref := TableRef{Name: k.name, Connection: k.conn}
+		ref := answer.TableRef{Name: k.name, Connection: k.conn}
 		switch old, now := ta[k], tb[k]; {
 		case old == nil:
 			if full() {

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/answer"
 	"github.com/hubsnap/hubsnap/store/storetest"
 )
 
@@ -56,9 +57,9 @@ func checkContract(t *testing.T, st *store.Store, target store.Target, snap *sto
 	t.Cleanup(srv.Shutdown)
 	ctx := context.Background()
 	schemas := outputSchemas(t, srv)
-	check := func(tool string, answer []byte, got, want any) {
+	check := func(tool string, ans []byte, got, want any) {
 		t.Helper()
-		if err := contractError(schemas[tool], answer, got, want); err != nil {
+		if err := contractError(schemas[tool], ans, got, want); err != nil {
 			t.Fatalf("%s: %v", tool, err)
 		}
 	}
@@ -80,7 +81,7 @@ func checkContract(t *testing.T, st *store.Store, target store.Target, snap *sto
 			if byName[tb.Name] > 1 {
 				in.Connection = Name(tb.Connection)
 			}
-			answer, err := srv.getTable(ctx, &mcp.CallToolRequest{}, in)
+			ans, err := srv.getTable(ctx, &mcp.CallToolRequest{}, in)
 			if err == nil {
 				key := store.TableRef{Connection: tb.Connection, Name: tb.Name}
 				want := wantTable(tb, refs[key])
@@ -88,9 +89,9 @@ func checkContract(t *testing.T, st *store.Store, target store.Target, snap *sto
 				if n := len(want.UsedBy); n > 100 {
 					want.UsedBy, want.UsedByTotal = want.UsedBy[:100], n
 				}
-				err = contractError(schemas["schema_get_table"], answer, new(Table), want)
+				err = contractError(schemas["schema_get_table"], ans, new(answer.Table), want)
 				if err == nil {
-					err = sameBytes(answer, want)
+					err = sameBytes(ans, want)
 				}
 			}
 			if err != nil {
@@ -102,15 +103,15 @@ func checkContract(t *testing.T, st *store.Store, target store.Target, snap *sto
 	for i := range snap.Logics {
 		l := &snap.Logics[i]
 		items = append(items, func() error {
-			answer, err := srv.getLogic(ctx, &mcp.CallToolRequest{}, GetLogicInput{Name: Name(l.Name)})
+			ans, err := srv.getLogic(ctx, &mcp.CallToolRequest{}, GetLogicInput{Name: Name(l.Name)})
 			if err == nil {
 				want := wantLogic(l)
 				if a := as[l.Name]; a != nil {
 					want.Analysis = wantAnalysis(a)
 				}
-				err = contractError(schemas["logic_get"], answer, new(Logic), want)
+				err = contractError(schemas["logic_get"], ans, new(answer.Logic), want)
 				if err == nil {
-					err = sameBytes(answer, want)
+					err = sameBytes(ans, want)
 				}
 			}
 			if err != nil {
@@ -136,26 +137,26 @@ func checkContract(t *testing.T, st *store.Store, target store.Target, snap *sto
 	}
 
 	// The lists, a page of 1,000 at a time.
-	list := make([]TableRef, len(snap.Tables))
+	list := make([]answer.TableRef, len(snap.Tables))
 	for i, tb := range snap.Tables {
-		list[i] = TableRef{Name: tb.Name, Connection: tb.Connection}
+		list[i] = answer.TableRef{Name: tb.Name, Connection: tb.Connection}
 	}
-	slices.SortFunc(list, func(a, b TableRef) int {
+	slices.SortFunc(list, func(a, b answer.TableRef) int {
 		return cmp.Or(cmp.Compare(a.Connection, b.Connection), cmp.Compare(a.Name, b.Name))
 	})
 	for from, cursor := 0, ""; ; {
-		answer, err := srv.listTables(ctx, &mcp.CallToolRequest{}, ListTablesInput{Cursor: Cursor(cursor), Limit: 1000})
+		ans, err := srv.listTables(ctx, &mcp.CallToolRequest{}, ListTablesInput{Cursor: Cursor(cursor), Limit: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := ListTablesOutput{Tables: list[from:min(from+1000, len(list))], Total: len(list)}
 		var got ListTablesOutput
-		json.Unmarshal(answer, &got)
+		json.Unmarshal(ans, &got)
 		want.NextCursor = got.NextCursor // opaque; its paging is tested elsewhere
 		if from+1000 < len(list) && got.NextCursor == "" {
 			t.Fatalf("schema_list_tables: no nextCursor after %d of %d tables", from+1000, len(list))
 		}
-		check("schema_list_tables", answer, new(ListTablesOutput), want)
+		check("schema_list_tables", ans, new(ListTablesOutput), want)
 		if got.NextCursor == "" {
 			break
 		}
@@ -166,43 +167,43 @@ func checkContract(t *testing.T, st *store.Store, target store.Target, snap *sto
 		names[i] = l.Name
 	}
 	slices.Sort(names)
-	answer, err := srv.listLogics(ctx, &mcp.CallToolRequest{}, ListLogicsInput{Limit: store.MaxPageLimit})
+	ans, err := srv.listLogics(ctx, &mcp.CallToolRequest{}, ListLogicsInput{Limit: store.MaxPageLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
-	check("logic_list", answer, new(ListLogicsOutput), ListLogicsOutput{Logics: names, Total: len(names)})
+	check("logic_list", ans, new(ListLogicsOutput), ListLogicsOutput{Logics: names, Total: len(names)})
 
-	answer, err = srv.releaseInfo(ctx, &mcp.CallToolRequest{}, ReleaseInfoInput{})
+	ans, err = srv.releaseInfo(ctx, &mcp.CallToolRequest{}, ReleaseInfoInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := snap.Release
 	info := ReleaseInfo{ID: r.ID, Project: r.Project, Environment: r.Environment,
 		Version: r.Version, CreatedAt: r.CreatedAt, SyncedAt: snap.Origin.SyncedAt, Tables: len(snap.Tables),
-		Logics: len(snap.Logics), SchemaProblems: len(wantFindings(snap, nil)), OtherReleases: []ReleaseRef{}}
+		Logics: len(snap.Logics), SchemaProblems: len(wantFindings(snap, nil)), OtherReleases: []answer.ReleaseRef{}}
 	if as != nil {
 		n := logicProblemsOf(as)
 		info.LogicProblems = &n
 	}
-	check("release_info", answer, new(ReleaseInfo), info)
+	check("release_info", ans, new(ReleaseInfo), info)
 
 	checkCheckContract(t, srv, schemas["release_check"], snap)
 }
 
 // contractError checks one answer: it decodes strictly into got, it
 // validates against schema, and it is the JSON that want marshals to.
-func contractError(schema *jsonschema.Resolved, answer []byte, got, want any) error {
-	dec := json.NewDecoder(bytes.NewReader(answer))
+func contractError(schema *jsonschema.Resolved, ans []byte, got, want any) error {
+	dec := json.NewDecoder(bytes.NewReader(ans))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(got); err != nil {
-		return fmt.Errorf("%v in %s", err, answer)
+		return fmt.Errorf("%v in %s", err, ans)
 	}
 	var doc any
-	if err := json.Unmarshal(answer, &doc); err != nil {
+	if err := json.Unmarshal(ans, &doc); err != nil {
 		return err
 	}
 	if err := schema.Validate(doc); err != nil {
-		return fmt.Errorf("the answer fails the output schema (advertised or whole): %v\n%s", err, answer)
+		return fmt.Errorf("the answer fails the output schema (advertised or whole): %v\n%s", err, ans)
 	}
 	wantJSON, err := json.Marshal(want)
 	if err != nil {
@@ -213,7 +214,7 @@ func contractError(schema *jsonschema.Resolved, answer []byte, got, want any) er
 		return err
 	}
 	if !reflect.DeepEqual(doc, wantDoc) {
-		return fmt.Errorf("answer and Go type differ:\nsql: %s\ngo:  %s", answer, wantJSON)
+		return fmt.Errorf("answer and Go type differ:\nsql: %s\ngo:  %s", ans, wantJSON)
 	}
 	return nil
 }
@@ -223,15 +224,15 @@ func contractError(schema *jsonschema.Resolved, answer []byte, got, want any) er
 // are, as the statements write them): the statement writes the members
 // of the answer's Go type, in the type's order, and nothing else, so the
 // type is the whole of its shape.
-func sameBytes(answer []byte, want any) error {
+func sameBytes(ans []byte, want any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(want); err != nil {
 		return err
 	}
-	if goJSON := bytes.TrimSuffix(buf.Bytes(), []byte("\n")); !bytes.Equal(answer, goJSON) {
-		return fmt.Errorf("answer and Go type differ in bytes (order or spelling):\nsql: %s\ngo:  %s", answer, goJSON)
+	if goJSON := bytes.TrimSuffix(buf.Bytes(), []byte("\n")); !bytes.Equal(ans, goJSON) {
+		return fmt.Errorf("answer and Go type differ in bytes (order or spelling):\nsql: %s\ngo:  %s", ans, goJSON)
 	}
 	return nil
 }
@@ -267,7 +268,7 @@ func outputSchemas(t *testing.T, srv *Server) map[string]*jsonschema.Resolved {
 
 // ref is a foreign key of the release seen from the table it names.
 type ref struct {
-	Reference
+	answer.Reference
 	conn string // the referencing table's connection
 	pos  int    // the key's position in it
 }
@@ -280,7 +281,7 @@ func referencesTo(snap *store.Snapshot) map[store.TableRef][]ref {
 	for _, other := range snap.Tables {
 		for pos, fk := range other.ForeignKeys {
 			to := store.TableRef{Connection: fk.RefConnection, Name: fk.RefTable}
-			out[to] = append(out[to], ref{Reference: Reference{Table: other.Name, Name: fk.Name, Columns: fk.Columns,
+			out[to] = append(out[to], ref{Reference: answer.Reference{Table: other.Name, Name: fk.Name, Columns: fk.Columns,
 				ReferencedColumns: fk.RefColumns}, conn: other.Connection, pos: pos})
 		}
 	}
@@ -294,19 +295,19 @@ func referencesTo(snap *store.Snapshot) map[store.TableRef][]ref {
 
 // wantTable builds the schema_get_table answer of tb, with refs the
 // foreign keys that name it, as docs/tools.md describes it.
-func wantTable(tb *store.Table, refs []ref) Table {
-	out := Table{Name: tb.Name, Connection: tb.Connection, Comment: tb.Comment,
-		Columns: make([]Column, len(tb.Columns)), ForeignKeys: []ForeignKey{}}
+func wantTable(tb *store.Table, refs []ref) answer.Table {
+	out := answer.Table{Name: tb.Name, Connection: tb.Connection, Comment: tb.Comment,
+		Columns: make([]answer.Column, len(tb.Columns)), ForeignKeys: []answer.ForeignKey{}}
 	types := map[string]string{}
 	for i, c := range tb.Columns {
 		types[c.Name] = c.Type
-		out.Columns[i] = Column{Name: c.Name, Type: c.Type, Nullable: c.Nullable, Comment: c.Comment,
+		out.Columns[i] = answer.Column{Name: c.Name, Type: c.Type, Nullable: c.Nullable, Comment: c.Comment,
 			Default: c.Default, Enum: c.Enum}
 	}
 	if len(tb.PrimaryKey) > 0 {
-		k := &Key{Columns: make([]KeyColumn, len(tb.PrimaryKey))}
+		k := &answer.Key{Columns: make([]answer.KeyColumn, len(tb.PrimaryKey))}
 		for i, c := range tb.PrimaryKey {
-			k.Columns[i] = KeyColumn{Name: c, Type: types[c]}
+			k.Columns[i] = answer.KeyColumn{Name: c, Type: types[c]}
 		}
 		if len(k.Columns) == 1 {
 			k.Name, k.Type = k.Columns[0].Name, k.Columns[0].Type
@@ -314,8 +315,8 @@ func wantTable(tb *store.Table, refs []ref) Table {
 		out.PrimaryKey = k
 	}
 	for _, fk := range tb.ForeignKeys {
-		f := ForeignKey{Name: fk.Name, Columns: fk.Columns, OnDelete: fk.OnDelete,
-			References: References{Table: fk.RefTable, Columns: fk.RefColumns}}
+		f := answer.ForeignKey{Name: fk.Name, Columns: fk.Columns, OnDelete: fk.OnDelete,
+			References: answer.References{Table: fk.RefTable, Columns: fk.RefColumns}}
 		if fk.RefConnection != tb.Connection {
 			f.References.Connection = fk.RefConnection
 		}
@@ -328,7 +329,7 @@ func wantTable(tb *store.Table, refs []ref) Table {
 		out.ForeignKeys = append(out.ForeignKeys, f)
 	}
 	for _, ix := range tb.Indexes {
-		out.Indexes = append(out.Indexes, Index{Name: ix.Name, Columns: ix.Columns, Unique: ix.Unique})
+		out.Indexes = append(out.Indexes, answer.Index{Name: ix.Name, Columns: ix.Columns, Unique: ix.Unique})
 	}
 	// A reference names its connection only when it is not the table's; at
 	// most 100 are listed.
@@ -347,11 +348,11 @@ func wantTable(tb *store.Table, refs []ref) Table {
 
 // wantLogic builds the logic_get answer of l, as docs/tools.md describes
 // it.
-func wantLogic(l *store.Logic) Logic {
-	out := Logic{Name: l.Name, Description: l.Description, SQL: l.SQL, Params: make([]Param, len(l.Params)),
-		Auth: Auth{Required: l.Auth.Required, Roles: l.Auth.Roles}}
+func wantLogic(l *store.Logic) answer.Logic {
+	out := answer.Logic{Name: l.Name, Description: l.Description, SQL: l.SQL, Params: make([]answer.Param, len(l.Params)),
+		Auth: answer.Auth{Required: l.Auth.Required, Roles: l.Auth.Roles}}
 	for i, p := range l.Params {
-		out.Params[i] = Param{Name: p.Name, Type: p.Type, Required: p.Required}
+		out.Params[i] = answer.Param{Name: p.Name, Type: p.Type, Required: p.Required}
 	}
 	if out.Auth.Roles == nil {
 		out.Auth.Roles = []string{}
@@ -375,7 +376,7 @@ func TestContractDetectsDrift(t *testing.T) {
 		}
 		dec := json.NewDecoder(strings.NewReader(drift))
 		dec.DisallowUnknownFields()
-		var got Table
+		var got answer.Table
 		if dec.Decode(&got) == nil && jsonEqual(t, []byte(drift), want) {
 			t.Errorf("drift not detected: %s", drift)
 		}

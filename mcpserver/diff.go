@@ -8,6 +8,7 @@ import (
 
 	"github.com/hubsnap/hubsnap/mcpserver/access"
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // DiffInput is the input of schema_diff.
@@ -21,7 +22,7 @@ type DiffInput struct {
 // there to leave parts out, never to send null: their inferred
 // ["null", T] types become T.
 func diffOutputSchema() *jsonschema.Schema {
-	s := schemaFor[DiffOutput]()
+	s := schemaFor[answer.DiffOutput]()
 	var plain func(*jsonschema.Schema)
 	plain = func(s *jsonschema.Schema) {
 		if s == nil {
@@ -40,7 +41,7 @@ func diffOutputSchema() *jsonschema.Schema {
 }
 
 func (s *Server) addDiffTool() {
-	addTool[DiffInput, DiffOutput](s, &mcp.Tool{
+	addTool[DiffInput, answer.DiffOutput](s, &mcp.Tool{
 		Name: "schema_diff",
 		Description: `Compare two cached releases: the tables and logics added, removed and changed
 (columns, keys, indexes, comments; SQL, params, auth), and logics.broken: the logics the

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/mcpserver/access"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // BenchmarkTransportFloor is go-sdk alone: an echo tool with a one-field
@@ -59,16 +60,16 @@ func benchCallFloor(b *testing.B, pipes bool) {
 	b.Cleanup(srv.Shutdown)
 	hub := floorSession(b, srv.mcp, pipes)
 	params := &mcp.CallToolParams{Name: "schema_get_table", Arguments: map[string]any{"table": "billing_invoices"}}
-	answer := []byte(text(b, callOK(b, hub, params)))
-	addTool[GetTableInput, Table](srv, &mcp.Tool{Name: "answer"}, []access.Scope{access.TableRead},
-		func(context.Context, *mcp.CallToolRequest, GetTableInput) ([]byte, error) { return answer, nil })
+	same := []byte(text(b, callOK(b, hub, params)))
+	addTool[GetTableInput, answer.Table](srv, &mcp.Tool{Name: "answer"}, []access.Scope{access.TableRead},
+		func(context.Context, *mcp.CallToolRequest, GetTableInput) ([]byte, error) { return same, nil })
 	calls := []struct {
 		name   string
 		cs     *mcp.ClientSession
 		params *mcp.CallToolParams
 	}{
 		{"echo", floorSession(b, echoServer(), pipes), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "users"}}},
-		{"same-answer", floorSession(b, answerServer(answer), pipes), &mcp.CallToolParams{Name: "answer", Arguments: map[string]any{"table": "billing_invoices"}}},
+		{"same-answer", floorSession(b, answerServer(same), pipes), &mcp.CallToolParams{Name: "answer", Arguments: map[string]any{"table": "billing_invoices"}}},
 		{"hubsnap-no-store", hub, &mcp.CallToolParams{Name: "answer", Arguments: map[string]any{"table": "billing_invoices"}}},
 		{"hubsnap", hub, params},
 	}
@@ -115,16 +116,16 @@ func echoServer() *mcp.Server {
 	return srv
 }
 
-// answerServer is a go-sdk server whose one tool, "answer", returns answer
+// answerServer is a go-sdk server whose one tool, "answer", returns body
 // as hubsnap's tools return theirs: the same JSON as the text block and as
 // the structured content, with the input and output schemas of
 // schema_get_table.
-func answerServer(answer []byte) *mcp.Server {
+func answerServer(body []byte) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "answer", Version: "1"}, nil)
-	t := &mcp.Tool{Name: "answer", InputSchema: schemaFor[GetTableInput](), OutputSchema: leanOutput(schemaFor[Table]())}
+	t := &mcp.Tool{Name: "answer", InputSchema: schemaFor[GetTableInput](), OutputSchema: leanOutput(schemaFor[answer.Table]())}
 	mcp.AddTool(srv, t, func(_ context.Context, _ *mcp.CallToolRequest, _ GetTableInput) (*mcp.CallToolResult, any, error) {
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(answer)}},
-			StructuredContent: json.RawMessage(answer)}, nil, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(body)}},
+			StructuredContent: json.RawMessage(body)}, nil, nil
 	})
 	return srv
 }

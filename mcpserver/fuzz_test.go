@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -23,8 +22,8 @@ import (
 //
 // FuzzToolArguments feeds every tool arbitrary arguments through the path
 // a real call takes; FuzzArgumentBounds checks boundArguments' reading of
-// raw arguments against encoding/json's; FuzzStdioLine feeds the stdio
-// reader arbitrary lines.
+// raw arguments against encoding/json's. (FuzzStdioLine, which feeds the
+// stdio reader arbitrary lines, is package transport's.)
 
 // fuzzSeeds are arguments worth starting from: every tool's usual call,
 // the hostile ones, and the bounds.
@@ -73,7 +72,7 @@ func FuzzToolArguments(f *testing.F) {
 	f.Cleanup(srv.Shutdown)
 	cs := connect(f, srv)
 	f.Fuzz(func(t *testing.T, tool uint8, args []byte) {
-		if !json.Valid(args) || len(args) > MaxRequestBytes || shapeProblem(args) != "" {
+		if !json.Valid(args) || len(args) > MaxRequestBytes || overWireShape(args) {
 			return // a client cannot send it, or the transport answers it first (FuzzStdioLine)
 		}
 		name := toolNames[int(tool)%len(toolNames)]
@@ -192,49 +191,28 @@ func tokenBounds(args []byte, in *jsonschema.Schema) error {
 	return walk(in, 1)
 }
 
-// FuzzStdioLine sends an arbitrary line between a session's start and a
-// ping over stdio: the reader answers what it cannot pass on, every line
-// written is JSON, the ping is answered and the input's end ends the
-// session.
-func FuzzStdioLine(f *testing.F) {
-	for _, s := range fuzzSeeds() {
-		f.Add(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"schema_search","arguments":` + string(s) + `}}`)
-	}
-	for _, s := range []string{`this is not json`, `[{"jsonrpc":"2.0","id":20,"method":"ping"}]`, `"x"`, `{"id":1}`,
-		`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":` + strings.Repeat("[", 1100) + strings.Repeat("]", 1100) + `}`} {
-		f.Add(s)
-	}
-	st := openStore(f)
-	putCurrent(f, st, shopSnapshot(f))
-	srv := newServer(f, st)
-	f.Fuzz(func(t *testing.T, line string) {
-		if strings.ContainsAny(line, "\r\n") {
-			return // one line
-		}
-		in := strings.Join([]string{stdioLines[0], stdioLines[1], line, `{"jsonrpc":"2.0","id":"last","method":"ping"}`}, "\n") + "\n"
-		var out lockedBuffer
-		errc := make(chan error, 1)
-		// A request that reuses an id in flight (initialize's 1) gets one
-		// answer from go-sdk, and the end of input would wait its 30 s for
-		// the other: stop sooner, the ping is answered by then.
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		go func() { errc <- srv.ServeStdio(ctx, strings.NewReader(in), &out) }()
-		select {
-		case <-errc:
-		case <-time.After(2 * patience):
-			t.Fatalf("ServeStdio did not return after %.200q", line)
-		}
-		pinged := false
-		for l := range strings.Lines(out.String()) {
-			var r stdioResponse
-			if err := json.Unmarshal([]byte(l), &r); err != nil {
-				t.Fatalf("after %.200q the output has a line that is not JSON: %.200q", line, l)
+// overWireShape reports whether a transport refuses msg before go-sdk
+// sees it (package transport, shapeProblem: nested deeper than 1,000
+// levels or more than 10,000 values), counted as it counts them.
+func overWireShape(msg []byte) bool {
+	depth, deepest, values := 0, 0, 0
+	for i := 0; i < len(msg); i++ {
+		switch msg[i] {
+		case '"':
+			for i++; i < len(msg) && msg[i] != '"'; i++ {
+				if msg[i] == '\\' {
+					i++
+				}
 			}
-			pinged = pinged || string(r.ID) == `"last"`
+		case '[', '{':
+			depth++
+			deepest = max(deepest, depth)
+			values++
+		case ',':
+			values++
+		case ']', '}':
+			depth--
 		}
-		if !pinged {
-			t.Fatalf("after %.200q the ping was not answered; output:\n%.2000s", line, out.String())
-		}
-	})
+	}
+	return deepest > 1000 || values > 10000
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hubsnap/hubsnap/mcpserver/access"
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // ListLogicsInput is the input of logic_list.
@@ -39,7 +40,7 @@ and "nextCursor" fetches the next page. Then logic_get gives a logic's SQL, para
 	}
 	addTool[ListLogicsInput, ListLogicsOutput](s, list, []access.Scope{access.LogicRead}, s.listLogics)
 
-	addTool[GetLogicInput, Logic](s, &mcp.Tool{
+	addTool[GetLogicInput, answer.Logic](s, &mcp.Tool{
 		Name: "logic_get",
 		Description: `Get one server-side SQL logic of the current release: its SQL, params (name, type,
 required), auth, and (postgres) its analysis: the typed columns of a result row, the

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // The logic tools (logics.go): what each answers and how each fails, one
@@ -40,15 +41,15 @@ func TestLogicGetReturnsSQLParamsAndAuth(t *testing.T) {
 					t.Errorf("answer lacks %q: %v", k, keys(doc))
 				}
 			}
-			want := Logic{Name: l.Name, Description: l.Description, SQL: l.SQL, Params: []Param{},
-				Auth: Auth{Required: l.Auth.Required, Roles: l.Auth.Roles}}
+			want := answer.Logic{Name: l.Name, Description: l.Description, SQL: l.SQL, Params: []answer.Param{},
+				Auth: answer.Auth{Required: l.Auth.Required, Roles: l.Auth.Roles}}
 			for _, p := range l.Params {
-				want.Params = append(want.Params, Param{Name: p.Name, Type: p.Type, Required: p.Required})
+				want.Params = append(want.Params, answer.Param{Name: p.Name, Type: p.Type, Required: p.Required})
 			}
 			if want.Auth.Roles == nil {
 				want.Auth.Roles = []string{}
 			}
-			got := success[Logic](t, res)
+			got := success[answer.Logic](t, res)
 			// The analysis (SPEC §11) is added to MCP-005's shape: it is
 			// checked whole by the contract (contract_test.go).
 			if got.Analysis == nil || got.Analysis.Statement == "" {
@@ -62,20 +63,20 @@ func TestLogicGetReturnsSQLParamsAndAuth(t *testing.T) {
 	}
 
 	// The MCP-005 example, exactly.
-	got := success[Logic](t, call(t, cs, "logic_get", map[string]any{"name": "purchase_item"}))
-	want := Logic{Name: "purchase_item", Description: "Buy one item",
+	got := success[answer.Logic](t, call(t, cs, "logic_get", map[string]any{"name": "purchase_item"}))
+	want := answer.Logic{Name: "purchase_item", Description: "Buy one item",
 		SQL:    "INSERT INTO purchases (user_id, item_id) VALUES (:user_id, :item_id) RETURNING id",
-		Params: []Param{{Name: "user_id", Type: "string", Required: true}, {Name: "item_id", Type: "string", Required: true}},
-		Auth:   Auth{Required: true, Roles: []string{"authenticated"}},
+		Params: []answer.Param{{Name: "user_id", Type: "string", Required: true}, {Name: "item_id", Type: "string", Required: true}},
+		Auth:   answer.Auth{Required: true, Roles: []string{"authenticated"}},
 		// SPEC §11's example; the fixture's purchases.id and created_at
 		// are NOT NULL without a default, so the INSERT misses them.
-		Analysis: &LogicAnalysis{Statement: "insert",
-			Tables: []TableAccess{{Table: "purchases", Connection: "main", Access: "write"}},
-			Result: []ResultColumn{{Name: "id", Type: "string", Nullable: false,
-				Source: &ColumnSource{Table: "purchases", Column: "id"}}},
-			Bindings: []Binding{{Param: "user_id", Table: "purchases", Column: "user_id"},
+		Analysis: &answer.LogicAnalysis{Statement: "insert",
+			Tables: []answer.TableAccess{{Table: "purchases", Connection: "main", Access: "write"}},
+			Result: []answer.ResultColumn{{Name: "id", Type: "string", Nullable: false,
+				Source: &answer.ColumnSource{Table: "purchases", Column: "id"}}},
+			Bindings: []answer.Binding{{Param: "user_id", Table: "purchases", Column: "user_id"},
 				{Param: "item_id", Table: "purchases", Column: "item_id"}},
-			Problems: []Problem{
+			Problems: []answer.Problem{
 				{Code: "MISSING_COLUMN", Message: `INSERT leaves out column "id", which is NOT NULL and has no default`, Position: 13},
 				{Code: "MISSING_COLUMN", Message: `INSERT leaves out column "created_at", which is NOT NULL and has no default`, Position: 13},
 			}}}
@@ -105,8 +106,8 @@ func TestLogicGetParamsHaveNameTypeRequired(t *testing.T) {
 		})
 	}
 	// items/search has an optional parameter: required is false, not absent.
-	got := success[Logic](t, call(t, cs, "logic_get", map[string]any{"name": "items/search"}))
-	want := []Param{{Name: "q", Type: "string", Required: true}, {Name: "limit", Type: "integer", Required: false}}
+	got := success[answer.Logic](t, call(t, cs, "logic_get", map[string]any{"name": "items/search"}))
+	want := []answer.Param{{Name: "q", Type: "string", Required: true}, {Name: "limit", Type: "integer", Required: false}}
 	if diff := cmp.Diff(want, got.Params); diff != "" {
 		t.Errorf("items/search params (-want +got):\n%s", diff)
 	}
@@ -120,11 +121,11 @@ func TestLogicGetAuthHasRequiredAndRoles(t *testing.T) {
 	cs := shopSession(t)
 	for _, tc := range []struct {
 		name string
-		want Auth
+		want answer.Auth
 	}{
-		{"purchase_item", Auth{Required: true, Roles: []string{"authenticated"}}},
-		{"admin/users", Auth{Required: true, Roles: []string{"admin"}}},
-		{"items/search", Auth{Required: false, Roles: []string{}}},
+		{"purchase_item", answer.Auth{Required: true, Roles: []string{"authenticated"}}},
+		{"admin/users", answer.Auth{Required: true, Roles: []string{"admin"}}},
+		{"items/search", answer.Auth{Required: false, Roles: []string{}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := call(t, cs, "logic_get", map[string]any{"name": tc.name})
@@ -132,7 +133,7 @@ func TestLogicGetAuthHasRequiredAndRoles(t *testing.T) {
 			if k := keys(auth); !slices.Equal(k, []string{"required", "roles"}) {
 				t.Errorf("auth keys = %v, want [required roles] (both always present)", k)
 			}
-			if diff := cmp.Diff(tc.want, success[Logic](t, res).Auth); diff != "" {
+			if diff := cmp.Diff(tc.want, success[answer.Logic](t, res).Auth); diff != "" {
 				t.Errorf("auth (-want +got):\n%s", diff)
 			}
 		})

@@ -3,8 +3,10 @@ package mcpserver
 import (
 	"context"
 
-	"github.com/hubsnap/hubsnap/mcpserver/access"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hubsnap/hubsnap/mcpserver/access"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // ReleaseInfoInput is the (empty) input of release_info.
@@ -27,7 +29,7 @@ type ReleaseInfo struct {
 	// AnalysisPending is set while they are being analysed.
 	AnalysisPending bool `json:"analysisPending,omitempty" jsonschema:"the logics are still being analysed: logicProblems comes shortly"`
 	// OtherReleases are the releases schema_diff can compare it with.
-	OtherReleases []ReleaseRef `json:"otherReleases" jsonschema:"the other cached releases of the project and environment, newest first; at most 100"`
+	OtherReleases []answer.ReleaseRef `json:"otherReleases" jsonschema:"the other cached releases of the project and environment, newest first; at most 100"`
 	// OtherReleasesTotal counts them all when there are more than 100.
 	OtherReleasesTotal int `json:"otherReleasesTotal,omitempty" jsonschema:"how many other releases are cached, when there are more than otherReleases lists"`
 }

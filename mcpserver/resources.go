@@ -143,7 +143,7 @@ const MaxSubscriptions = 1000
 // it when the release changes. A URI must name something of the current
 // release, as a read would (the same -32602 otherwise): a client cannot
 // make the server keep URIs that name nothing. A session holds at most
-// MaxSubscriptions; its subscriptions go with it (dropSubscriptions).
+// MaxSubscriptions; its subscriptions go with it (DropSubscriptions).
 func (s *Server) subscribe(ctx context.Context, req *mcp.SubscribeRequest) error {
 	uri := req.Params.URI
 	if err := s.resourceExists(ctx, uri); err != nil {
@@ -196,11 +196,12 @@ func (s *Server) resourceExists(ctx context.Context, uri string) error {
 	return err
 }
 
-// dropSubscriptions forgets the subscriptions of a session that closed.
+// DropSubscriptions forgets the subscriptions of a session that closed; a
+// transport that keeps sessions calls it once each has closed.
 // go-sdk drops the session from its own subscription map when it closes
 // but keeps each URI there, with no session left: unsubscribing through
 // its own handler (keepCore) removes those too.
-func (s *Server) dropSubscriptions(ss *mcp.ServerSession) {
+func (s *Server) DropSubscriptions(ss *mcp.ServerSession) {
 	s.mu.Lock()
 	set := s.subs[ss]
 	delete(s.subs, ss)
@@ -212,7 +213,7 @@ func (s *Server) dropSubscriptions(ss *mcp.ServerSession) {
 }
 
 // keepCore is the innermost MCP middleware: it keeps go-sdk's own method
-// handler (for dropSubscriptions) and adds nothing.
+// handler (for DropSubscriptions) and adds nothing.
 func (s *Server) keepCore(next mcp.MethodHandler) mcp.MethodHandler {
 	s.core = next
 	return next

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hubsnap/hubsnap/indexer/analysis"
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/answer"
 	"github.com/hubsnap/hubsnap/store/storetest"
 )
 
@@ -136,7 +137,7 @@ func decodeText(b *testing.B, res *mcp.CallToolResult, out any) {
 func BenchmarkLargeGetTableTool(b *testing.B) {
 	cs := largeSession(b)
 	params := &mcp.CallToolParams{Name: "schema_get_table", Arguments: map[string]any{"table": "billing_invoices"}}
-	var t Table
+	var t answer.Table
 	decodeText(b, callOK(b, cs, params), &t)
 	if len(t.Columns) < 10 || len(t.ReferencedBy) == 0 {
 		b.Fatalf("billing_invoices: %d columns, %d references", len(t.Columns), len(t.ReferencedBy))

@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // listTools returns the tools srv advertises, by name.
@@ -292,7 +293,7 @@ func TestGetTableEmptyExtrasAreLeftOut(t *testing.T) {
 func TestGetTableReferencedBy(t *testing.T) {
 	cs := sessionWith(t, shapeSnapshot(t))
 
-	users := success[Table](t, call(t, cs, "schema_get_table", map[string]any{"table": "main.users"}))
+	users := success[answer.Table](t, call(t, cs, "schema_get_table", map[string]any{"table": "main.users"}))
 	var from []string
 	for _, r := range users.ReferencedBy {
 		conn := r.Connection
@@ -306,7 +307,7 @@ func TestGetTableReferencedBy(t *testing.T) {
 			t.Errorf("main.users referencedBy = %v, lacks %s", from, want)
 		}
 	}
-	want := []Reference{
+	want := []answer.Reference{
 		// The connection only when it is not the table's own.
 		{Table: "users", Connection: "analytics", Name: "rollup_user_fk", Columns: []string{"user_id"}, ReferencedColumns: []string{"id"}},
 		{Table: "posts", Name: "posts_author_fk", Columns: []string{"author_id"}, ReferencedColumns: []string{"id"}},
@@ -344,12 +345,12 @@ func TestGetTableAmbiguousAndQualified(t *testing.T) {
 		{"table": "analytics.users"},
 		{"table": "users", "connection": "analytics"},
 	} {
-		got := success[Table](t, call(t, cs, "schema_get_table", args))
+		got := success[answer.Table](t, call(t, cs, "schema_get_table", args))
 		if got.Connection != "analytics" || got.Name != "users" || len(got.Columns) != 3 {
 			t.Errorf("%s: got %s.%s with %d columns, want analytics.users with 3", short(args), got.Connection, got.Name, len(got.Columns))
 		}
 	}
-	got := success[Table](t, call(t, cs, "schema_get_table", map[string]any{"table": "main.users"}))
+	got := success[answer.Table](t, call(t, cs, "schema_get_table", map[string]any{"table": "main.users"}))
 	if got.Connection != "main" || len(got.Columns) != 5 {
 		t.Errorf("main.users: got %s.%s with %d columns", got.Connection, got.Name, len(got.Columns))
 	}
@@ -362,7 +363,7 @@ func TestGetTableDottedName(t *testing.T) {
 	snap.Tables = append(snap.Tables, store.Table{Name: "main.users", Connection: "analytics",
 		Columns: []store.Column{{Name: "x", Type: "string"}}})
 	cs := sessionWith(t, snap)
-	got := success[Table](t, call(t, cs, "schema_get_table", map[string]any{"table": "main.users"}))
+	got := success[answer.Table](t, call(t, cs, "schema_get_table", map[string]any{"table": "main.users"}))
 	if got.Connection != "analytics" || got.Name != "main.users" {
 		t.Errorf("got %s / %s, want the table named main.users in analytics", got.Connection, got.Name)
 	}
@@ -373,7 +374,7 @@ func TestReleaseInfo(t *testing.T) {
 	got := success[ReleaseInfo](t, call(t, shopSession(t), "release_info", map[string]any{}))
 	want := ReleaseInfo{ID: "rel_42", Project: "shop", Environment: "dev", Version: 42,
 		CreatedAt: "2026-11-01T10:00:00Z", SyncedAt: fixedOrigin.SyncedAt, Tables: 6, Logics: 4,
-		SchemaProblems: 4, LogicProblems: new(1), OtherReleases: []ReleaseRef{}} // purchase_item's MISSING_COLUMN
+		SchemaProblems: 4, LogicProblems: new(1), OtherReleases: []answer.ReleaseRef{}} // purchase_item's MISSING_COLUMN
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("release_info (-want +got):\n%s", diff)
 	}

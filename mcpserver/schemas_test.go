@@ -13,6 +13,7 @@ import (
 
 	"github.com/hubsnap/hubsnap/mcpserver/diagram"
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // maxToolsListWire bounds tools/list on the wire (issue 27): the JSON-RPC
@@ -120,7 +121,7 @@ func TestToolsListWireSize(t *testing.T) {
 func inferredSchemas() map[string][2]*jsonschema.Schema {
 	return map[string][2]*jsonschema.Schema{
 		"schema_list_tables": {limitSchema(schemaFor[ListTablesInput](), 1, store.MaxPageLimit), schemaFor[ListTablesOutput]()},
-		"schema_get_table":   {schemaFor[GetTableInput](), schemaFor[Table]()},
+		"schema_get_table":   {schemaFor[GetTableInput](), schemaFor[answer.Table]()},
 		"logic_list":         {limitSchema(schemaFor[ListLogicsInput](), 1, store.MaxPageLimit), schemaFor[ListLogicsOutput]()},
 		"logic_get":          {schemaFor[GetLogicInput](), logicOutputSchema()},
 		"release_info":       {schemaFor[ReleaseInfoInput](), schemaFor[ReleaseInfo]()},

@@ -23,7 +23,7 @@ import (
 // Two layers check. Here, in the MCP layer (checkScopes), a tool call
 // outside the scopes answers the FORBIDDEN tool error and a resource a
 // JSON-RPC error: what issued tokens get (docs/team.md). With OAuth, the HTTP
-// layer decides first, from the request body (missingScopes), and answers
+// layer decides first, from the request body (MissingScope), and answers
 // 403 with the insufficient_scope challenge, so that the client can ask
 // the user for more; the MCP layer stays as a second guard.
 
@@ -159,30 +159,24 @@ func narrowKinds(granted []string, asked []store.Kind) ([]store.Kind, access.Sco
 }
 
 // searchToolName is schema_search's name: its kinds argument narrows the
-// scope it needs (see missingScope).
+// scope it needs (see MissingScope).
 const searchToolName = "schema_search"
 
-// missingScopes returns the scope that one of msgs (JSON-RPC requests from
-// an HTTP body) needs and granted lacks, or "" when granted covers them
-// all or the body cannot tell (then the MCP layer decides). For a tool
-// that any of several scopes opens (schema_search), it names the first.
-func (s *Server) missingScopes(granted []string, msgs []rpcMessage) access.Scope {
-	for _, m := range msgs {
-		if need := s.missingScope(granted, m); need != "" {
-			return need
-		}
-	}
-	return ""
-}
-
-func (s *Server) missingScope(granted []string, m rpcMessage) access.Scope {
+// MissingScope returns the scope that a JSON-RPC request (its method and
+// raw params, as read from an HTTP body) needs and granted lacks, or ""
+// when granted covers it or its params cannot tell (then checkScopes, in
+// the MCP layer, decides). For a tool that any of several scopes opens
+// (schema_search), it names the first. The HTTP transport asks it, with
+// OAuth, to answer 403 with the insufficient_scope challenge before the
+// request reaches MCP.
+func (s *Server) MissingScope(granted []string, method string, params json.RawMessage) access.Scope {
 	resource := func(uri string) access.Scope {
 		if need := resourceScope(uri); need != "" && !access.Allows(granted, need) {
 			return need
 		}
 		return ""
 	}
-	switch m.Method {
+	switch method {
 	case "tools/call":
 		var p struct {
 			Name      string `json:"name"`
@@ -190,7 +184,7 @@ func (s *Server) missingScope(granted []string, m rpcMessage) access.Scope {
 				Kinds []store.Kind `json:"kinds"`
 			} `json:"arguments"`
 		}
-		json.Unmarshal(m.Params, &p)
+		json.Unmarshal(params, &p)
 		need, ok := s.scopes[p.Name]
 		switch {
 		case !ok:
@@ -205,7 +199,7 @@ func (s *Server) missingScope(granted []string, m rpcMessage) access.Scope {
 		var p struct {
 			URI string `json:"uri"`
 		}
-		json.Unmarshal(m.Params, &p)
+		json.Unmarshal(params, &p)
 		return resource(p.URI)
 	case "completion/complete":
 		var p struct {
@@ -213,7 +207,7 @@ func (s *Server) missingScope(granted []string, m rpcMessage) access.Scope {
 				URI string `json:"uri"`
 			} `json:"ref"`
 		}
-		json.Unmarshal(m.Params, &p)
+		json.Unmarshal(params, &p)
 		return resource(p.Ref.URI)
 	case "subscriptions/listen":
 		var p struct {
@@ -221,7 +215,7 @@ func (s *Server) missingScope(granted []string, m rpcMessage) access.Scope {
 				ResourceSubscriptions []string `json:"resourceSubscriptions"`
 			} `json:"notifications"`
 		}
-		json.Unmarshal(m.Params, &p)
+		json.Unmarshal(params, &p)
 		for _, uri := range p.Notifications.ResourceSubscriptions {
 			if need := resource(uri); need != "" {
 				return need

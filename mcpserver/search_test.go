@@ -752,7 +752,7 @@ func TestSearchFollowsTheCurrentRelease(t *testing.T) {
 	}
 
 	// Back to the old release (an offline rollback).
-	if err := st.SetCurrent(ctx, "shop", "dev", "rel_42", nil); err != nil {
+	if err := st.SetCurrent(ctx, "shop", "dev", "rel_42"); err != nil {
 		t.Fatal(err)
 	}
 	srv.CheckRelease(ctx)
@@ -769,7 +769,7 @@ func TestSearchFollowsTheCurrentRelease(t *testing.T) {
 	}
 	srv.CheckRelease(ctx)
 	wantCode(t, call(t, cs, "schema_search", map[string]any{"query": "order lines"}), store.NoRelease)
-	if err := st.SetCurrent(ctx, "shop", "dev", "rel_43", nil); err != nil {
+	if err := st.SetCurrent(ctx, "shop", "dev", "rel_43"); err != nil {
 		t.Fatal(err)
 	}
 	srv.CheckRelease(ctx)
@@ -888,7 +888,7 @@ func TestSearchConcurrentWithReleaseChanges(t *testing.T) {
 			case 2:
 				err = st.DeleteRelease(ctx, store.ReleaseKey{Project: "shop", ID: "rel_42"}) // none current
 			case 3:
-				err = st.SetCurrent(ctx, "shop", "dev", "rel_43", nil)
+				err = st.SetCurrent(ctx, "shop", "dev", "rel_43")
 			}
 			if err != nil {
 				changer <- fmt.Errorf("change %d: %w", i, err)

@@ -1,29 +1,9 @@
-// Package mcpserver serves hubsnap's MCP tools (docs/tools.md): the
-// schema tools (tables.go), the logic tools (logics.go), release_info
-// (release.go), release_check (check.go) and schema_search (search.go),
-// with resources and completions (resources.go), over stdio (stdio.go) or
-// Streamable HTTP (http.go). The order of the layers every request goes
-// through, HTTP and MCP middleware, is written once in middleware.go; every
-// JSON-RPC error and HTTP status hubsnap makes is in errors.go.
-//
-// Every answer is read from the SQLite index (package store) at call time,
-// for the current release of one project and environment; nothing of a
-// release is held in memory, so a release that changes or goes away is seen
-// by the next call. Most answers are JSON that one SQL statement composes;
-// a handler passes those bytes on as they are (see addTool).
-//
-// Tool input and output schemas are inferred from the Go types below (one
-// source of truth); where a tag cannot say something, the inferred schema
-// is adjusted in code (see schemas.go). Tests check that every answer of a
-// 10,000-table release decodes into those types and validates against
-// those schemas.
 package mcpserver
 
 import (
 	"context"
 	"log/slog"
 	"sync"
-	"sync/atomic"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -72,13 +52,8 @@ type Server struct {
 	served string                                 // the release CheckRelease saw last
 
 	// core is go-sdk's own method handler, below every middleware: what
-	// dropSubscriptions calls to clear go-sdk's subscription map.
+	// DropSubscriptions calls to clear go-sdk's subscription map.
 	core mcp.MethodHandler
-
-	// requests are the HTTP requests in flight, for their log lines
-	// (httplog.go).
-	requests   sync.Map // ref -> *requestRecord
-	requestSeq atomic.Uint64
 }
 
 const instructions = `hubsnap answers questions about the database schema and the server-side SQL
@@ -137,3 +112,11 @@ func New(st *store.Store, opts Options) *Server {
 // Shutdown cancels every call in flight; their clients get a cancellation
 // error at once instead of waiting for a slow query.
 func (s *Server) Shutdown() { s.cancel() }
+
+// MCP is the go-sdk server, for a transport to serve (package transport):
+// its tools, resources and middleware are set once New returns.
+func (s *Server) MCP() *mcp.Server { return s.mcp }
+
+// Log is where the server logs internal errors (Options.Log), for its
+// transports' own.
+func (s *Server) Log() *slog.Logger { return s.log }

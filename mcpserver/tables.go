@@ -8,6 +8,7 @@ import (
 
 	"github.com/hubsnap/hubsnap/mcpserver/access"
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // maxName bounds the names a client may ask for; no real name is longer.
@@ -22,9 +23,9 @@ type ListTablesInput struct {
 
 // ListTablesOutput is the output of schema_list_tables.
 type ListTablesOutput struct {
-	Tables     []TableRef `json:"tables" jsonschema:"a page of the release's tables, sorted by connection, then name"`
-	Total      int        `json:"total" jsonschema:"how many tables there are in all (in the connection, when one is given)"`
-	NextCursor string     `json:"nextCursor,omitempty" jsonschema:"more tables follow: pass this as cursor for the next page"`
+	Tables     []answer.TableRef `json:"tables" jsonschema:"a page of the release's tables, sorted by connection, then name"`
+	Total      int               `json:"total" jsonschema:"how many tables there are in all (in the connection, when one is given)"`
+	NextCursor string            `json:"nextCursor,omitempty" jsonschema:"more tables follow: pass this as cursor for the next page"`
 }
 
 // GetTableInput is the input of schema_get_table.
@@ -45,7 +46,7 @@ On a large schema, find tables with schema_search instead of paging through all 
 	}
 	addTool[ListTablesInput, ListTablesOutput](s, list, []access.Scope{access.TableRead}, s.listTables)
 
-	addTool[GetTableInput, Table](s, &mcp.Tool{
+	addTool[GetTableInput, answer.Table](s, &mcp.Tool{
 		Name: "schema_get_table",
 		Description: `Get one table of the current release: every column (name, type, nullable, and
 comment, default and enum values when set), the primary key, foreign keys, indexes, and

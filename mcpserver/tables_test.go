@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // The schema tools (tables.go): what each answers and how each fails, one
@@ -28,7 +29,7 @@ func TestListTablesReturnsEveryTableWithNameAndConnection(t *testing.T) {
 	res := call(t, cs, "schema_list_tables", map[string]any{})
 
 	got := success[ListTablesOutput](t, res)
-	want := ListTablesOutput{Tables: []TableRef{
+	want := ListTablesOutput{Tables: []answer.TableRef{
 		{Name: "users", Connection: "analytics"},
 		{Name: "items", Connection: "main"},
 		{Name: "order_lines", Connection: "main"},
@@ -70,7 +71,7 @@ func TestGetTableReturnsEveryColumnWithNameTypeNullable(t *testing.T) {
 	for _, tbl := range shopSnapshot(t).Tables {
 		t.Run(qualified(tbl), func(t *testing.T) {
 			res := call(t, cs, "schema_get_table", map[string]any{"table": qualified(tbl)})
-			got := success[Table](t, res)
+			got := success[answer.Table](t, res)
 			if got.Name != tbl.Name || got.Connection != tbl.Connection {
 				t.Errorf("got table %s.%s, want %s", got.Connection, got.Name, qualified(tbl))
 			}
@@ -106,7 +107,7 @@ func TestGetTablePrimaryKeyMatchesTheKeyColumns(t *testing.T) {
 	cs := shopSession(t)
 	for _, tbl := range shopSnapshot(t).Tables {
 		t.Run(qualified(tbl), func(t *testing.T) {
-			got := success[Table](t, call(t, cs, "schema_get_table", map[string]any{"table": qualified(tbl)}))
+			got := success[answer.Table](t, call(t, cs, "schema_get_table", map[string]any{"table": qualified(tbl)}))
 			if got.PrimaryKey == nil {
 				t.Fatalf("primaryKey is null, want %v", tbl.PrimaryKey)
 			}
@@ -114,9 +115,9 @@ func TestGetTablePrimaryKeyMatchesTheKeyColumns(t *testing.T) {
 			for _, c := range tbl.Columns {
 				types[c.Name] = c.Type
 			}
-			want := &Key{}
+			want := &answer.Key{}
 			for _, c := range tbl.PrimaryKey {
-				want.Columns = append(want.Columns, KeyColumn{Name: c, Type: types[c]})
+				want.Columns = append(want.Columns, answer.KeyColumn{Name: c, Type: types[c]})
 			}
 			if len(tbl.PrimaryKey) == 1 {
 				want.Name, want.Type = tbl.PrimaryKey[0], types[tbl.PrimaryKey[0]]
@@ -128,7 +129,7 @@ func TestGetTablePrimaryKeyMatchesTheKeyColumns(t *testing.T) {
 	}
 
 	// The MCP-002 example: users' key is {"name":"id","type":"string"}.
-	got := success[Table](t, call(t, cs, "schema_get_table", map[string]any{"table": "users", "connection": "main"}))
+	got := success[answer.Table](t, call(t, cs, "schema_get_table", map[string]any{"table": "users", "connection": "main"}))
 	if got.PrimaryKey == nil || got.PrimaryKey.Name != "id" || got.PrimaryKey.Type != "string" {
 		t.Errorf("main.users primaryKey = %+v, want name id, type string", got.PrimaryKey)
 	}
@@ -138,9 +139,9 @@ func TestGetTableForeignKeysNameReferencedTableAndColumns(t *testing.T) {
 	cs := shopSession(t)
 
 	// The MCP-002 example, exactly.
-	posts := success[Table](t, call(t, cs, "schema_get_table", map[string]any{"table": "posts"}))
-	wantPosts := []ForeignKey{{Name: "posts_author_fk", Column: "author_id", Columns: []string{"author_id"},
-		References: References{Table: "users", Column: "id", Columns: []string{"id"}}, OnDelete: "cascade"}}
+	posts := success[answer.Table](t, call(t, cs, "schema_get_table", map[string]any{"table": "posts"}))
+	wantPosts := []answer.ForeignKey{{Name: "posts_author_fk", Column: "author_id", Columns: []string{"author_id"},
+		References: answer.References{Table: "users", Column: "id", Columns: []string{"id"}}, OnDelete: "cascade"}}
 	if diff := cmp.Diff(wantPosts, posts.ForeignKeys); diff != "" {
 		t.Errorf("posts foreignKeys (-want +got):\n%s", diff)
 	}
@@ -149,11 +150,11 @@ func TestGetTableForeignKeysNameReferencedTableAndColumns(t *testing.T) {
 	// connection named only when it is not the table's own.
 	for _, tbl := range shopSnapshot(t).Tables {
 		t.Run(qualified(tbl), func(t *testing.T) {
-			got := success[Table](t, call(t, cs, "schema_get_table", map[string]any{"table": qualified(tbl)}))
-			want := []ForeignKey{}
+			got := success[answer.Table](t, call(t, cs, "schema_get_table", map[string]any{"table": qualified(tbl)}))
+			want := []answer.ForeignKey{}
 			for _, fk := range tbl.ForeignKeys {
-				f := ForeignKey{Name: fk.Name, Columns: fk.Columns, OnDelete: fk.OnDelete,
-					References: References{Table: fk.RefTable, Columns: fk.RefColumns}}
+				f := answer.ForeignKey{Name: fk.Name, Columns: fk.Columns, OnDelete: fk.OnDelete,
+					References: answer.References{Table: fk.RefTable, Columns: fk.RefColumns}}
 				if fk.RefConnection != tbl.Connection {
 					f.References.Connection = fk.RefConnection
 				}
@@ -169,7 +170,7 @@ func TestGetTableForeignKeysNameReferencedTableAndColumns(t *testing.T) {
 	}
 
 	// A foreign key to another connection names it.
-	rollup := success[Table](t, call(t, cs, "schema_get_table", map[string]any{"table": "analytics.users"}))
+	rollup := success[answer.Table](t, call(t, cs, "schema_get_table", map[string]any{"table": "analytics.users"}))
 	if len(rollup.ForeignKeys) != 1 || rollup.ForeignKeys[0].References.Connection != "main" {
 		t.Errorf("analytics.users foreignKeys = %+v, want one to main.users", rollup.ForeignKeys)
 	}

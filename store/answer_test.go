@@ -241,7 +241,7 @@ func TestReleaseJSON(t *testing.T) {
 		put(t, s, smallSnapshot(r.project, r.id, r.env, r.version, "t", 1), false)
 	}
 	put(t, s, sample, true)
-	if err := s.SetCurrent(context.Background(), "other", "dev", "rel_o", nil); err != nil {
+	if err := s.SetCurrent(context.Background(), "other", "dev", "rel_o"); err != nil {
 		t.Fatal(err)
 	}
 

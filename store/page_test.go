@@ -329,7 +329,7 @@ func TestPageCursorErrors(t *testing.T) {
 	t.Run("another release made current", func(t *testing.T) {
 		cursor := firstTablesPage(t, s, shopDev, "", 2).NextCursor
 		lcursor := firstLogicsPage(t, s, shopDev, 2).NextCursor
-		if err := s.SetCurrent(ctx, "shop", "dev", "rel_41", nil); err != nil {
+		if err := s.SetCurrent(ctx, "shop", "dev", "rel_41"); err != nil {
 			t.Fatal(err)
 		}
 		_, err := s.TablesPage(ctx, shopDev, "", PageRequest{Cursor: cursor, Limit: 2})

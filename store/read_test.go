@@ -268,7 +268,7 @@ func TestNoRelease(t *testing.T) {
 	put(t, s, sampleSnapshot(), false)
 	t.Run("release not current", func(t *testing.T) { check(t, shopDev) })
 
-	if err := s.SetCurrent(ctx, "shop", "dev", "rel_42", nil); err != nil {
+	if err := s.SetCurrent(ctx, "shop", "dev", "rel_42"); err != nil {
 		t.Fatal(err)
 	}
 	t.Run("other environment", func(t *testing.T) { check(t, Target{Project: "shop", Environment: "prod"}) })

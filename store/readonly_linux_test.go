@@ -61,7 +61,7 @@ func TestOpenOnAFullDisk(t *testing.T) {
 	if _, err := s.ReleaseJSON(ctx, shopDev); err != nil {
 		t.Errorf("read on a full disk: %v", err)
 	}
-	err = s.SetCurrent(ctx, "shop", "dev", "rel_42", nil)
+	err = s.SetCurrent(ctx, "shop", "dev", "rel_42")
 	if !errors.Is(err, ErrDiskFull) {
 		t.Errorf("write on a full disk: %v, want ErrDiskFull", err)
 	}

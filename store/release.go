@@ -220,10 +220,20 @@ func noRelease(t Target) *Error {
 
 // SetCurrent makes the cached release id current for project and
 // environment. It fails with NotFound when the index does not hold the
-// release, and WrongEnvironment when the release is of another environment.
-// hook may be nil.
-func (s *Store) SetCurrent(ctx context.Context, project, environment, id string, hook Hook) error {
-	return s.write(ctx, "set current release", hook, func(tx *sql.Tx) error {
+// release, and WrongEnvironment when the release is of another
+// environment.
+func (s *Store) SetCurrent(ctx context.Context, project, environment, id string) error {
+	c, err := s.BeginSetCurrent(ctx, project, environment, id)
+	if err != nil {
+		return err
+	}
+	return c.Commit()
+}
+
+// BeginSetCurrent is SetCurrent left uncommitted: the caller writes the
+// release's .current pointer, then commits the Change (or rolls it back).
+func (s *Store) BeginSetCurrent(ctx context.Context, project, environment, id string) (*Change, error) {
+	return s.begin(ctx, "set current release", func(tx *sql.Tx) error {
 		var rel int64
 		var env string
 		err := tx.QueryRowContext(ctx, `SELECT id, environment FROM releases WHERE project = ? AND release_id = ?`,

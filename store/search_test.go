@@ -876,7 +876,7 @@ func TestSearchReleaseIsolation(t *testing.T) {
 	}
 
 	// Switching the current release switches what is searched.
-	if err := s.SetCurrent(ctx, "shop", "dev", "rel_43", nil); err != nil {
+	if err := s.SetCurrent(ctx, "shop", "dev", "rel_43"); err != nil {
 		t.Fatal(err)
 	}
 	wantHits(t, s, shopDev, SearchQuery{Text: "members 001"}, []Hit{tableHit("main", "members_001", MatchName, "")}, false)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"strings"
 	"sync/atomic"
 
@@ -126,7 +125,9 @@ func (s *Store) view(ctx context.Context, fn func(readTx) error) error {
 
 // Hook runs inside a write transaction, after its SQL and just before it
 // commits: the place for file operations that must take effect together
-// with the index change. Because the transaction is immediate, hooks of
+// with the index change, for callers that make a release in Go
+// (WriteRelease, PutRelease: tests and benchmarks). Production code drives
+// a ReleaseTx or a Change instead, and store calls nothing of its own. Because the transaction is immediate, hooks of
 // processes that share the index never run at the same time.
 //
 // If the hook fails, the transaction rolls back. Otherwise finish (when not
@@ -135,40 +136,23 @@ func (s *Store) view(ctx context.Context, fn func(readTx) error) error {
 type Hook func() (finish func(committed bool), err error)
 
 // write runs fn and then hook in one immediate transaction and commits.
-func (s *Store) write(ctx context.Context, op string, hook Hook, fn func(*sql.Tx) error) (err error) {
-	if s.readOnly {
-		return fmt.Errorf("%s: %w", op, s.why)
-	}
-	tx, err := s.w.BeginTx(ctx, nil) // immediate: _txlock=immediate in the DSN
+func (s *Store) write(ctx context.Context, op string, hook Hook, fn func(*sql.Tx) error) error {
+	c, err := s.begin(ctx, op, fn)
 	if err != nil {
-		return classify(op, err)
+		return err
 	}
-	defer func() {
-		if err != nil {
-			tx.Rollback()
-		}
-	}()
-	if err := fn(tx); err != nil {
-		if _, ok := errors.AsType[*Error](err); ok {
-			return err
-		}
-		return classify(op, err)
-	}
+	defer c.Rollback()
 	var finish func(bool)
 	if hook != nil {
 		if finish, err = hook(); err != nil {
 			return err
 		}
 	}
-	err = tx.Commit()
+	err = c.Commit()
 	if finish != nil {
 		finish(err == nil)
 	}
-	if err != nil {
-		return classify(op, err)
-	}
-	s.restamp()
-	return nil
+	return err
 }
 
 // batchRows is how many rows one statement of a batch inserts, at most;

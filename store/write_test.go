@@ -239,29 +239,29 @@ func TestSetCurrent(t *testing.T) {
 		return ri.ID
 	}
 
-	if err := s.SetCurrent(ctx, "shop", "dev", "rel_41", nil); err != nil {
+	if err := s.SetCurrent(ctx, "shop", "dev", "rel_41"); err != nil {
 		t.Fatalf("SetCurrent(rel_41): %v", err)
 	}
 	if got := currentID(t); got != "rel_41" {
 		t.Errorf("current = %q, want rel_41", got)
 	}
-	if err := s.SetCurrent(ctx, "shop", "dev", "rel_42", nil); err != nil {
+	if err := s.SetCurrent(ctx, "shop", "dev", "rel_42"); err != nil {
 		t.Fatalf("SetCurrent(rel_42): %v", err)
 	}
 	if got := currentID(t); got != "rel_42" {
 		t.Errorf("current = %q, want rel_42", got)
 	}
 
-	err := s.SetCurrent(ctx, "shop", "dev", "rel_99", nil)
+	err := s.SetCurrent(ctx, "shop", "dev", "rel_99")
 	wantCode(t, err, NotFound)
 	if msg := ErrorMessage(err); !strings.Contains(msg, "rel_99") || strings.Contains(msg, "rel_41") {
 		t.Errorf("NotFound message %q should name rel_99 and no other release", msg)
 	}
-	err = s.SetCurrent(ctx, "blog", "dev", "rel_41", nil) // right id, wrong project
+	err = s.SetCurrent(ctx, "blog", "dev", "rel_41") // right id, wrong project
 	wantCode(t, err, NotFound)
-	err = s.SetCurrent(ctx, "shop", "dev", "rel_p1", nil)
+	err = s.SetCurrent(ctx, "shop", "dev", "rel_p1")
 	wantCode(t, err, WrongEnvironment)
-	err = s.SetCurrent(ctx, "shop", "prod", "rel_41", nil)
+	err = s.SetCurrent(ctx, "shop", "prod", "rel_41")
 	wantCode(t, err, WrongEnvironment)
 
 	if got := currentID(t); got != "rel_42" {
@@ -370,9 +370,13 @@ func TestHookErrorRollsBack(t *testing.T) {
 	if !errors.Is(err, boom) {
 		t.Fatalf("PutRelease (new release) with failing hook: err = %v, want %v", err, boom)
 	}
-	if err := s.SetCurrent(ctx, "shop", "dev", "rel_42", failing); !errors.Is(err, boom) {
-		t.Fatalf("SetCurrent with failing hook: err = %v, want %v", err, boom)
+	// A Change its caller rolls back (its file operation failed) writes
+	// nothing either.
+	ch, err := s.BeginSetCurrent(ctx, "shop", "dev", "rel_42")
+	if err != nil {
+		t.Fatalf("BeginSetCurrent: %v", err)
 	}
+	ch.Rollback()
 	if finishCalled {
 		t.Error("finish of a failed hook was called")
 	}
@@ -431,8 +435,8 @@ func TestHookFinish(t *testing.T) {
 
 	// A nil finish is fine.
 	noFinish := func() (func(bool), error) { return nil, nil }
-	if err := s.SetCurrent(ctx, "shop", "dev", "rel_42", noFinish); err != nil {
-		t.Errorf("SetCurrent with hook without finish: %v", err)
+	if err := s.PutRelease(ctx, smallSnapshot("shop", "rel_44", "dev", 44, "m", 2), FileState{}, true, noFinish); err != nil {
+		t.Errorf("PutRelease with hook without finish: %v", err)
 	}
 }
 
@@ -795,7 +799,7 @@ func TestRoundTripAcrossBatches(t *testing.T) {
 	checkWholeRelease(t, s, snap)
 
 	// The other releases are intact: read rel_b back through its pointer.
-	if err := s.SetCurrent(ctx, "shop", "dev", "rel_b", nil); err != nil {
+	if err := s.SetCurrent(ctx, "shop", "dev", "rel_b"); err != nil {
 		t.Fatal(err)
 	}
 	checkWholeRelease(t, s, smallSnapshot("shop", "rel_b", "dev", 2, "b", 66))

@@ -11,7 +11,16 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"github.com/hubsnap/hubsnap/indexer/analysis"
 )
+
+// main sets how this binary compiles PostgreSQL's parser (in a child:
+// index_parser.go), then run does the work; tests call run.
+func main() {
+	analysis.SetCompiler(compileParserInChild)
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+}
 
 // app is what the commands' RunE functions resolve Options from: the
 // standard streams, the environment, the global flags and the logger they

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,6 +14,7 @@ import (
 	"github.com/hubsnap/hubsnap/indexer/hub"
 	"github.com/hubsnap/hubsnap/mcpserver"
 	"github.com/hubsnap/hubsnap/mcpserver/access"
+	"github.com/hubsnap/hubsnap/mcpserver/transport"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -104,7 +104,7 @@ retried at the next tick while the last good release is served.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.HTTP, "http", "", "serve Streamable HTTP on this address (host:port) instead of stdio")
-	f.DurationVar(&opts.SessionTimeout, "session-timeout", mcpserver.DefaultSessionTimeout,
+	f.DurationVar(&opts.SessionTimeout, "session-timeout", transport.DefaultSessionTimeout,
 		"with --http, close a session after this long idle: no request in flight and no GET stream open")
 	f.BoolVar(&opts.Stateless, "stateless", false,
 		"with --http, keep no sessions: every request stands alone (replicas behind a load balancer)")
@@ -150,7 +150,8 @@ func (opts *serveOptions) check() error {
 	return nil
 }
 
-// runServe serves the current release over MCP (mcpserver) until ctx ends
+// runServe serves the current release over MCP (mcpserver, on a transport
+// of package transport) until ctx ends
 // or the client goes, while a watcher (indexer.Cache.Watch) follows the
 // release files and, with SyncEvery, a background sync keeps the cache
 // current. It refuses to start without a current release (after a first
@@ -208,49 +209,71 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 	repair := newRepairer(c, status) // serve_repair.go
 	srv := mcpserver.New(c.Store(), mcpserver.Options{Target: target, Version: version(), Log: log, OnDamage: repair.damaged})
 
-	// Follow the release files while serving: a sync, import or use in
-	// this process or another, or a removed file, shows in the next call.
-	watchCtx, stop := context.WithCancel(ctx)
+	stop := startBackground(ctx, background{cache: c, srv: srv, repair: repair, logics: logics, sync: bg,
+		synced: synced, target: target, log: log})
+	if opts.HTTP == "" {
+		err = transport.ServeStdio(ctx, srv, opts.Stdin, opts.Stdout)
+	} else {
+		err = serveHTTP(ctx, srv, opts, tokens, current, status)
+	}
+	stop()
+	return err
+}
+
+// background is what serve runs beside answering calls.
+type background struct {
+	cache  *indexer.Cache
+	srv    *mcpserver.Server
+	repair *repairer
+	logics *analyst
+	sync   *backgroundSync // nil without --sync-every
+	synced bool            // the first sync ran already (a new replica)
+	target store.Target
+	log    *slog.Logger
+}
+
+// startBackground starts, until ctx ends or stop is called, the watcher
+// of the release files (a sync, import or use in this process or another,
+// or a removed file, shows in the next call), the repairs, the logic
+// analyses and the background syncs. stop ends them and waits for them.
+func startBackground(ctx context.Context, b background) (stop func()) {
+	watchCtx, cancel := context.WithCancel(ctx)
 	watched := make(chan error, 1)
 	go func() {
 		// After every rescan, tell clients if the served release changed,
 		// whoever changed it (this process or another).
-		watched <- c.Watch(watchCtx, indexer.WatchOptions{Rescanned: func(error) {
-			srv.CheckRelease(watchCtx)
-			logics.notify() // a repair, or another process's change, may have left releases pending
+		watched <- b.cache.Watch(watchCtx, indexer.WatchOptions{Rescanned: func(error) {
+			b.srv.CheckRelease(watchCtx)
+			b.logics.notify() // a repair, or another process's change, may have left releases pending
 		}})
 	}()
 	repaired := make(chan struct{})
 	go func() {
 		defer close(repaired)
-		repair.run(watchCtx)
+		b.repair.run(watchCtx)
 	}()
 	analysed := make(chan struct{})
 	go func() {
 		defer close(analysed)
-		logics.run(watchCtx)
+		b.logics.run(watchCtx)
 	}()
 	syncing := make(chan struct{})
 	go func() {
 		defer close(syncing)
-		if bg != nil {
-			bg.serving = func(ctx context.Context) string { return servingID(ctx, c.Store(), target) }
-			bg.run(watchCtx, !synced)
+		if b.sync != nil {
+			b.sync.serving = func(ctx context.Context) string { return servingID(ctx, b.cache.Store(), b.target) }
+			b.sync.run(watchCtx, !b.synced)
 		}
 	}()
-	if opts.HTTP == "" {
-		err = srv.ServeStdio(ctx, opts.Stdin, opts.Stdout)
-	} else {
-		err = serveHTTP(ctx, srv, opts, tokens, current, status)
+	return func() {
+		cancel()
+		<-syncing
+		<-repaired
+		<-analysed
+		if werr := <-watched; werr != nil {
+			b.log.Warn("watching the cache", "err", werr)
+		}
 	}
-	stop()
-	<-syncing
-	<-repaired
-	<-analysed
-	if werr := <-watched; werr != nil {
-		log.Warn("watching the cache", "err", werr)
-	}
-	return err
 }
 
 // errNoCurrent is the error of openCurrent when no release is current.
@@ -278,79 +301,4 @@ func openCurrent(ctx context.Context, opts *serveOptions, open indexer.OpenOptio
 		return nil, store.ReleaseInfo{}, err
 	}
 	return c, current, nil
-}
-
-// serveTokens checks that addr may be served and returns the tokens of the
-// config folder dir that guard it: a non-loopback address needs at least
-// one token.
-func serveTokens(dir, addr string) (*access.Keeper, error) {
-	if _, _, err := net.SplitHostPort(addr); err != nil {
-		return nil, usageErrorf("--http %q: want host:port, e.g. 127.0.0.1:7420", addr)
-	}
-	if dir == "" {
-		return nil, errNoConfigDir()
-	}
-	tokens, err := access.NewKeeper(access.NewFile(dir))
-	if err != nil {
-		return nil, err
-	}
-	n, _ := tokens.Count()
-	if n == 0 && !mcpserver.IsLoopback(addr) {
-		return nil, fmt.Errorf("refusing to serve %s without tokens: anyone who can reach it could read the schema; "+
-			"create one with `hubsnap token create NAME --scopes '*'`, or serve a loopback address such as 127.0.0.1:7420", addr)
-	}
-	return tokens, nil
-}
-
-// serveHTTP serves srv over Streamable HTTP on opts.HTTP, logging one line
-// per request to status.
-func serveHTTP(ctx context.Context, srv *mcpserver.Server, opts *serveOptions, tokens *access.Keeper,
-	current store.ReleaseInfo, status *slog.Logger) error {
-	ln, err := net.Listen("tcp", opts.HTTP)
-	if err != nil {
-		return err
-	}
-	url := "http://" + listenURLHost(opts.HTTP, ln.Addr()) + "/mcp"
-	httpOpts := mcpserver.HTTPOptions{Stateless: opts.Stateless, SessionTimeout: opts.SessionTimeout, Log: status}
-	var mode string
-	if opts.AuthIssuer != "" {
-		if httpOpts.OAuth, err = startVerifier(ctx, opts, url, status); err != nil {
-			ln.Close()
-			return err
-		}
-		mode = fmt.Sprintf("OAuth 2.1: access tokens of %s for %s", opts.AuthIssuer, httpOpts.OAuth.Resource())
-	} else {
-		httpOpts.Tokens = tokens
-		n, _ := tokens.Count()
-		issued, _ := tokens.Issued()
-		mode = fmt.Sprintf("%d token(s); every request needs one", n)
-		switch {
-		case !issued:
-			mode = "no token issued: open to this machine only, until one is created"
-		case n == 0:
-			mode = "every token is revoked: requests are refused until one is created"
-		}
-	}
-	sessions := fmt.Sprintf("for 2025-11-25 and older (closed after %v idle; at most %d, the least recently used "+
-		"closed past that); 2026-07-28 without", opts.SessionTimeout, mcpserver.DefaultMaxSessions)
-	if opts.Stateless {
-		sessions = "none (stateless)"
-	}
-	status.Info("serving MCP over HTTP", "url", url, "release", current.ID, "project", current.Project,
-		"environment", current.Environment, "access", mode, "sessions", sessions)
-	err = srv.ServeStreamable(ctx, ln, httpOpts)
-	status.Info("stopped")
-	return err
-}
-
-// listenURLHost is host:port for the log's URL: the host as given (Go
-// listens on [::] for 0.0.0.0, which would only confuse), with the port
-// actually bound (for :0).
-func listenURLHost(requested string, bound net.Addr) string {
-	host, _, _ := net.SplitHostPort(requested)
-	_, port, _ := net.SplitHostPort(bound.String())
-	if host == "" {
-		host = "0.0.0.0"
-	}
-	return net.JoinHostPort(host, port)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/mcpserver"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // The demo's rel_42 renamed items.price to price_cents; its logic
@@ -55,7 +56,7 @@ func TestServeLogicAnalysis(t *testing.T) {
 		}
 	}
 
-	var l mcpserver.Logic
+	var l answer.Logic
 	call("logic_get", map[string]any{"name": "items/price_list"}, &l)
 	a := l.Analysis
 	if a == nil || a.Statement != "select" || len(a.Tables) != 1 || a.Tables[0].Table != "items" || a.Tables[0].Access != "read" ||
@@ -68,11 +69,11 @@ func TestServeLogicAnalysis(t *testing.T) {
 		t.Errorf("logic_get items/search: analysis %+v", a)
 	}
 	call("logic_get", map[string]any{"name": "purchase_item"}, &l)
-	if a := l.Analysis; a == nil || len(a.Problems) != 0 || len(a.Bindings) != 2 || a.Bindings[0] != (mcpserver.Binding{Param: "user_id", Table: "purchases", Column: "user_id"}) {
+	if a := l.Analysis; a == nil || len(a.Problems) != 0 || len(a.Bindings) != 2 || a.Bindings[0] != (answer.Binding{Param: "user_id", Table: "purchases", Column: "user_id"}) {
 		t.Errorf("logic_get purchase_item: analysis %+v", a)
 	}
 
-	var tb mcpserver.Table
+	var tb answer.Table
 	call("schema_get_table", map[string]any{"table": "items"}, &tb)
 	var users []string
 	for _, u := range tb.UsedBy {
@@ -82,7 +83,7 @@ func TestServeLogicAnalysis(t *testing.T) {
 		t.Errorf("schema_get_table items: usedBy %q, want %q", got, want)
 	}
 
-	var d mcpserver.DiffOutput
+	var d answer.DiffOutput
 	call("schema_diff", map[string]any{}, &d)
 	if d.Logics == nil || len(d.Logics.Broken) != 1 || d.Logics.Broken[0].Name != "items/price_list" ||
 		d.Logics.Broken[0].Problems[0].Code != "UNKNOWN_COLUMN" {

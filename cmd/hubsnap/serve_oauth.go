@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/hubsnap/hubsnap/mcpserver/access"
-	"github.com/hubsnap/hubsnap/mcpserver/oauth"
+	"github.com/hubsnap/hubsnap/mcpserver/transport/oauth"
 )
 
 // discoveryTimeout bounds the discovery of the authorization server and

@@ -13,7 +13,7 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/hubsnap/hubsnap/mcpserver/oauth/oauthtest"
+	"github.com/hubsnap/hubsnap/mcpserver/transport/oauth/oauthtest"
 )
 
 // TestServeOAuthRejections: every bad token is a 401 with the challenge of

@@ -1,7 +1,7 @@
 package main
 
 // serve --http --auth-issuer (docs/team.md) against a real authorization
-// server: npm's oidc-provider (mcpserver/oauth/oauthtest), and go-sdk's
+// server: npm's oidc-provider (mcpserver/transport/oauth/oauthtest), and go-sdk's
 // own client doing the client side of the authorization code flow with
 // PKCE (auth.AuthorizationCodeHandler) with a headless browser.
 
@@ -25,7 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
-	"github.com/hubsnap/hubsnap/mcpserver/oauth/oauthtest"
+	"github.com/hubsnap/hubsnap/mcpserver/transport/oauth/oauthtest"
 )
 
 // transcript records, in order, the HTTP exchanges of a client: the MCP

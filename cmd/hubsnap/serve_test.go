@@ -28,6 +28,7 @@ import (
 	"github.com/hubsnap/hubsnap/indexer"
 	"github.com/hubsnap/hubsnap/indexer/analysis"
 	"github.com/hubsnap/hubsnap/mcpserver"
+	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // testMainEnv, set to 1 in a child's environment, makes the test binary
@@ -348,7 +349,7 @@ func TestServeEndToEnd(t *testing.T) {
 
 	var list mcpserver.ListTablesOutput
 	call("schema_list_tables", map[string]any{}, &list)
-	wantTables := []mcpserver.TableRef{
+	wantTables := []answer.TableRef{
 		{Name: "users", Connection: "analytics"},
 		{Name: "items", Connection: "main"},
 		{Name: "order_lines", Connection: "main"},
@@ -360,7 +361,7 @@ func TestServeEndToEnd(t *testing.T) {
 		t.Errorf("schema_list_tables = %+v, want %+v", list.Tables, wantTables)
 	}
 
-	var posts mcpserver.Table
+	var posts answer.Table
 	call("schema_get_table", map[string]any{"table": "posts"}, &posts)
 	if posts.Name != "posts" || posts.Connection != "main" || posts.Comment != "Blog posts" {
 		t.Errorf("schema_get_table posts: name, connection, comment = %q, %q, %q", posts.Name, posts.Connection, posts.Comment)
@@ -378,7 +379,7 @@ func TestServeEndToEnd(t *testing.T) {
 		t.Errorf("schema_get_table posts: foreignKeys = %+v, want author_id -> users.id", fks)
 	}
 
-	var users mcpserver.Table
+	var users answer.Table
 	call("schema_get_table", map[string]any{"table": "main.users"}, &users)
 	if users.Name != "users" || users.Connection != "main" {
 		t.Errorf("schema_get_table main.users = %q in %q", users.Name, users.Connection)
@@ -402,14 +403,14 @@ func TestServeEndToEnd(t *testing.T) {
 		t.Errorf("logic_list = %q, want %q", logics.Logics, want)
 	}
 
-	var logic mcpserver.Logic
+	var logic answer.Logic
 	call("logic_get", map[string]any{"name": "purchase_item"}, &logic)
-	wantParams := []mcpserver.Param{{Name: "user_id", Type: "string", Required: true}, {Name: "item_id", Type: "string", Required: true}}
+	wantParams := []answer.Param{{Name: "user_id", Type: "string", Required: true}, {Name: "item_id", Type: "string", Required: true}}
 	if logic.Name != "purchase_item" || !strings.HasPrefix(logic.SQL, "INSERT INTO purchases") ||
 		!slices.Equal(logic.Params, wantParams) || !logic.Auth.Required || !slices.Equal(logic.Auth.Roles, []string{"authenticated"}) {
 		t.Errorf("logic_get purchase_item = %+v", logic)
 	}
-	var prefixed mcpserver.Logic
+	var prefixed answer.Logic
 	call("logic_get", map[string]any{"name": "logics/items/search"}, &prefixed)
 	if prefixed.Name != "items/search" || prefixed.Auth.Required || prefixed.Auth.Roles == nil || len(prefixed.Auth.Roles) != 0 {
 		t.Errorf("logic_get logics/items/search = %+v", prefixed)
@@ -605,8 +606,8 @@ func TestServePipedRequests(t *testing.T) {
 		t.Errorf("release_info answer = %s", got["3"].Result)
 	}
 	var logic struct {
-		IsError           bool            `json:"isError"`
-		StructuredContent mcpserver.Logic `json:"structuredContent"`
+		IsError           bool         `json:"isError"`
+		StructuredContent answer.Logic `json:"structuredContent"`
 	}
 	if err := json.Unmarshal(got["5"].Result, &logic); err != nil || logic.IsError || len(logic.StructuredContent.Params) != 2 {
 		t.Errorf("logic_get answer = %s", got["5"].Result)
@@ -620,7 +621,7 @@ func TestServePipedRequests(t *testing.T) {
 }
 
 // TestServeSIGTERM: a signal ends serve promptly and cleanly (exit 0, see
-// mcpserver.ServeStdio), with the client still connected.
+// transport.ServeStdio), with the client still connected.
 func TestServeSIGTERM(t *testing.T) {
 	t.Parallel()
 	c, _ := servedCLI(t)

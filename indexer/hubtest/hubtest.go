@@ -1,6 +1,3 @@
-// Package hubtest is a small, real Hub server (the release API) that runs in
-// process on a loopback port. Tests use it to drive the Hub client over real
-// HTTP, with hooks to inject failures; the demo uses it as its Hub.
 package hubtest
 
 import (

@@ -1,15 +1,3 @@
-// Package access issues and checks the bearer tokens of `hubsnap serve
-// --http`, and decides what each token may read.
-//
-// A token is a random secret that `hubsnap token create` prints once. The
-// config folder keeps only its SHA-256 hash, its name, its scopes and when
-// it was made, in a file only its owner can read (see File). A running
-// server reads that file again when it changes (see Keeper), so a token
-// made or revoked by another process counts from the next request on.
-//
-// Scopes follow the resource:action pattern of the user's bkend protocol:
-// table:read, logic:read and release:read, with the wildcards table:*,
-// *:read and * (see Allows).
 package access
 
 import (

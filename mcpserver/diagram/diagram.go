@@ -1,9 +1,3 @@
-// Package diagram draws the neighbourhood of a table (SPEC §12): the
-// shape of schema_diagram's answer (Diagram, the tool's output schema),
-// the Mermaid erDiagram an assistant reads (mermaid.go), and the page of
-// the MCP App ui://hubsnap/diagram that a person sees (page.go), built
-// from web/ by a reproducible npm build and embedded here, so that `go
-// build` never needs npm.
 package diagram
 
 // Diagram is the answer of schema_diagram: a table and its neighbours

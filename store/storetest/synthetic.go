@@ -1,6 +1,3 @@
-// Package storetest generates synthetic releases for tests and benchmarks:
-// large, deterministic and shaped like real schemas, so that nothing large
-// has to be committed.
 package storetest
 
 import (

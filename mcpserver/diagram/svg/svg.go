@@ -1,8 +1,3 @@
-// Package svg draws a schema diagram as an SVG document for `hubsnap
-// snapshot diagram --format svg`, with the very code the MCP App draws
-// with (draw.js, built from ../web by its npm build: dagre and the
-// drawing function) run in goja, a JavaScript engine in pure Go. Only the
-// CLI uses it; `hubsnap serve` never starts a JavaScript engine.
 package svg
 
 import (

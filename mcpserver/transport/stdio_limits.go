@@ -1,0 +1,139 @@
+package transport
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+)
+
+// Messages that go-sdk is not given: longer than maxLine (stdio; over
+// HTTP the body limit answers 413), or of a shape it would decode into too
+// much (shapeProblem, both transports). They are answered here, with the
+// request's id when it can be found in the first or last bytes (where
+// JSON-RPC clients put it), so that the client's call fails at once
+// instead of waiting for an answer that never comes.
+
+// idWindow is how many bytes of each end of an oversized message are
+// kept to find its id in.
+const idWindow = 4 << 10
+
+// oversized keeps the ends of a message that is not passed on.
+type oversized struct {
+	head, tail []byte
+}
+
+func (o *oversized) add(chunk []byte) {
+	if n := idWindow - len(o.head); n > 0 {
+		o.head = append(o.head, chunk[:min(n, len(chunk))]...)
+	}
+	o.tail = append(o.tail, chunk...)
+	if len(o.tail) > 2*idWindow {
+		o.tail = append(o.tail[:0], o.tail[len(o.tail)-idWindow:]...)
+	}
+}
+
+// id returns the message's id as its JSON text, or nil when it cannot be
+// found: a top-level "id" read from the start (as in {"jsonrpc":"2.0",
+// "id":7,...}) or that ends it (as in {...,"id":7}).
+func (o *oversized) id() json.RawMessage {
+	if id := headID(o.head); id != nil {
+		return id
+	}
+	if m := tailID.FindSubmatch(bytes.TrimSpace(o.tail)); m != nil {
+		return append(json.RawMessage(nil), m[1]...)
+	}
+	return nil
+}
+
+// idOf finds the id of a message that is not passed on, as id does.
+func idOf(msg []byte) json.RawMessage {
+	o := &oversized{}
+	o.add(msg)
+	return o.id()
+}
+
+// tailID finds an id that is the last member of the message: a number or
+// a string, then the closing brace of the message.
+var tailID = regexp.MustCompile(`[{,]\s*"id"\s*:\s*(-?[0-9]+|"(?:[^"\\]|\\.)*")\s*}$`)
+
+// headID reads the members of the message's object from its start until
+// it finds "id", with a number or a string for its value; the first bytes
+// hold it when the client writes the id before the params.
+func headID(head []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		if key == "id" {
+			var id json.RawMessage
+			if dec.Decode(&id) != nil || len(id) == 0 || (id[0] != '"' && id[0] != '-' && (id[0] < '0' || id[0] > '9')) {
+				return nil
+			}
+			return id
+		}
+		var skip json.RawMessage // the value of another member (it must end within the head)
+		if dec.Decode(&skip) != nil {
+			return nil
+		}
+	}
+}
+
+// Bounds of a message's shape, checked before go-sdk decodes it: a 1 MiB
+// message of a few bytes per value ([{},{},...], or the same in a request's
+// _meta) would decode into hundreds of thousands of Go values, 100 MiB
+// and more. No message a client needs comes near them.
+const (
+	// maxJSONDepth is how deep go-sdk decodes a message (its
+	// internal/json).
+	maxJSONDepth = 1000
+	// maxMessageValues bounds the values in a message or a batch.
+	maxMessageValues = 10000
+)
+
+// shapeProblem says what is wrong with the shape of a message or batch,
+// read once without decoding: nested deeper than maxJSONDepth, or holding
+// more than maxMessageValues values; "" when nothing is.
+func shapeProblem(msg []byte) string {
+	depth, values := messageShape(msg)
+	switch {
+	case depth > maxJSONDepth:
+		return fmt.Sprintf("message nested deeper than %d levels", maxJSONDepth)
+	case values > maxMessageValues:
+		return fmt.Sprintf("message holds more than %d values", maxMessageValues)
+	}
+	return ""
+}
+
+// messageShape returns how deep msg's arrays and objects nest, and about
+// how many values it holds: its arrays and objects and the members and
+// elements after their first (a count of '[', '{' and ','), reading it
+// once, strings skipped.
+func messageShape(msg []byte) (deepest, values int) {
+	depth := 0
+	for i := 0; i < len(msg); i++ {
+		switch msg[i] {
+		case '"':
+			for i++; i < len(msg) && msg[i] != '"'; i++ {
+				if msg[i] == '\\' {
+					i++
+				}
+			}
+		case '[', '{':
+			depth++
+			deepest = max(deepest, depth)
+			values++
+		case ',':
+			values++
+		case ']', '}':
+			depth--
+		}
+	}
+	return deepest, values
+}
