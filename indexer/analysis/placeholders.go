@@ -89,6 +89,10 @@ func byteOffset(s string, pos int) int {
 	return len(s)
 }
 
+// maxParams is the most parameters PostgreSQL binds to a statement (its
+// protocol counts them in 16 bits).
+const maxParams = 65535
+
 // rewriteTokens replaces placeholders among the scanner's tokens of sql.
 // A placeholder is a ':' token immediately followed by a word (an
 // identifier or a keyword, unquoted): never a `::` cast (one TYPECAST
@@ -101,6 +105,11 @@ func rewriteTokens(sql string, toks []token, declared func(string) bool) *Rewrit
 	for _, t := range toks {
 		if t.kind == tokParam && t.end <= len(sql) && t.start+1 < t.end {
 			if n, err := strconv.Atoi(sql[t.start+1 : t.end]); err == nil && n > r.Positional {
+				if n > maxParams {
+					// No such parameter can be bound, and naming the
+					// numbers below it would take memory in proportion.
+					n, r.Complete = maxParams, false
+				}
 				r.Positional = n
 			}
 		}
