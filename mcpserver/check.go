@@ -12,7 +12,7 @@ import (
 // CheckInput is the input of release_check.
 type CheckInput struct {
 	Code   RuleCode `json:"code,omitempty" jsonschema:"the one rule to run; default: all but MISSING_COMMENT"`
-	Cursor Cursor   `json:"cursor,omitempty" jsonschema:"the nextCursor of the page before; left out for the first page"`
+	Cursor Cursor   `json:"cursor,omitempty" jsonschema:"the nextCursor of the page before"`
 }
 
 // CheckOutput is the output of release_check, and what `hubsnap snapshot

@@ -43,8 +43,7 @@ func (s *Server) addDiagramTool() {
 	t := &mcp.Tool{
 		Name: "schema_diagram",
 		Description: `Draw a table and the tables within 1-3 foreign-key steps of it (either direction,
-at most 40): a Mermaid erDiagram with key columns and relationships, which apps show as a
-picture. Use it to see how a part of the schema fits together, or to show it to a person;
+at most 40): a Mermaid erDiagram with key columns and relationships. Use it to see how a part of the schema fits together, or to show it to a person;
 schema_get_table has a table's full detail.`,
 		Annotations:  readOnly("Draw a table's neighbourhood"),
 		InputSchema:  diagramInputSchema(),

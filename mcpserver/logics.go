@@ -13,7 +13,7 @@ import (
 
 // ListLogicsInput is the input of logic_list.
 type ListLogicsInput struct {
-	Cursor Cursor `json:"cursor,omitempty" jsonschema:"the nextCursor of the page before; left out for the first page"`
+	Cursor Cursor `json:"cursor,omitempty" jsonschema:"the nextCursor of the page before"`
 	Limit  int    `json:"limit,omitempty" jsonschema:"the most names in a page; 500 when left out"`
 }
 
@@ -33,7 +33,7 @@ func (s *Server) addLogicTools() {
 	list := &mcp.Tool{
 		Name: "logic_list",
 		Description: `List the names of the server-side SQL logics of the current release (e.g.
-"purchase_item", "admin/users"), a page of 500 at a time, sorted; "total" counts them all
+purchase_item, admin/users), a page of 500 at a time, sorted; "total" counts them all
 and "nextCursor" fetches the next page. Then logic_get gives a logic's SQL, params and auth.`,
 		Annotations: readOnly("List logics"),
 		InputSchema: limitSchema(schemaFor[ListLogicsInput](), 1, store.MaxPageLimit),

@@ -40,7 +40,7 @@ func (s *Server) addReleaseTools() {
 		Description: `Describe the release the other tools answer from: id, project, environment,
 version, when it was created and synced, how many tables and logics (and with problems), the other
 cached releases (those schema_diff can compare it with). Use it to tell the user which
-release the schema comes from, or to check it is the expected one.`,
+release the schema comes from.`,
 		Annotations: readOnly("Release info"),
 	}, []access.Scope{access.ReleaseRead}, s.releaseInfo)
 }

@@ -18,7 +18,7 @@ import (
 
 // maxToolsListWire bounds tools/list on the wire (issue 27): the JSON-RPC
 // response to tools/list, as go-sdk writes it, every tool included.
-const maxToolsListWire = 12 << 10
+const maxToolsListWire = 12_000
 
 // toolsListWire returns the JSON-RPC response to a tools/list of a real
 // client, as the server wrote it on the wire (go-sdk's encoding, which

@@ -17,7 +17,7 @@ const maxName = 1024
 // ListTablesInput is the input of schema_list_tables.
 type ListTablesInput struct {
 	Connection Name   `json:"connection,omitempty" jsonschema:"only the tables of this database connection, e.g. main"`
-	Cursor     Cursor `json:"cursor,omitempty" jsonschema:"the nextCursor of the page before; left out for the first page"`
+	Cursor     Cursor `json:"cursor,omitempty" jsonschema:"the nextCursor of the page before"`
 	Limit      int    `json:"limit,omitempty" jsonschema:"the most tables in a page; 500 when left out"`
 }
 
@@ -51,7 +51,7 @@ On a large schema, find tables with schema_search instead of paging through all 
 		Description: `Get one table of the current release: every column (name, type, nullable, and
 comment, default and enum values when set), the primary key, foreign keys, indexes, and
 referencedBy (foreign keys pointing here), usedBy (logics touching it). Use it before
-writing queries, API or test code for that table, or changing it. "table" may be "connection.table"; a name present in
+writing queries, API or test code for that table, or changing it. A name present in
 several connections answers AMBIGUOUS with the qualified names to choose from.`,
 		Annotations: readOnly("Get a table"),
 	}, []access.Scope{access.TableRead}, s.getTable)
