@@ -19,7 +19,8 @@ import (
 // (docs/design.md, "Memory of an import") holds either way.
 type memTables struct {
 	byName map[string][]memTable
-	enums  map[string]bool // types of columns that list enum values
+	enums  map[string]bool   // types of columns that list enum values
+	conns  map[string]string // the connections' names, held once
 	bytes  int
 	full   bool
 	buf    []byte // scratch
@@ -31,16 +32,22 @@ type memTable struct {
 	rec        []byte
 }
 
-// memTablesBytes bounds what a memTables holds: storetest.Huge (100,000
-// tables, 1.6 million columns) takes about 40 MiB.
-const memTablesBytes = 48 << 20
+// memTablesBytes bounds what a memTables holds. The collector lets the
+// heap grow to twice what is live, so what is kept here costs about twice
+// as much at the import's peak: 24 MiB keeps the release of many small
+// tables within the import's memory bound (TestImportMemory), and holds
+// storetest.Large (10,000 tables, about 5 MiB) but not storetest.Huge
+// (100,000 tables, about 55 MiB), whose analysis reads the tables from
+// the transaction instead.
+const memTablesBytes = 24 << 20
 
-// memTableBytes is what a table costs besides its record: the map's slot,
-// the slice and the strings' headers.
-const memTableBytes = 96
+// memTableBytes is what a table costs besides its record, as allocated:
+// the map's slot and its share of the map's growth, the name's copy, the
+// slice of one memTable, and each allocation's rounding to a size class.
+const memTableBytes = 160
 
 func newMemTables() *memTables {
-	return &memTables{byName: map[string][]memTable{}, enums: map[string]bool{}}
+	return &memTables{byName: map[string][]memTable{}, enums: map[string]bool{}, conns: map[string]string{}}
 }
 
 // add keeps table t, unless the source is full.
@@ -78,14 +85,20 @@ func (m *memTables) add(t *Table) {
 	m.bytes += memTableBytes + len(t.Name) + len(t.Connection) + len(b)
 	if m.bytes > memTablesBytes {
 		m.full = true
-		m.byName, m.enums, m.buf = nil, nil, nil
+		m.byName, m.enums, m.conns, m.buf = nil, nil, nil, nil
 		return
+	}
+	conn, ok := m.conns[t.Connection]
+	if !ok {
+		conn = strings.Clone(t.Connection)
+		m.conns[conn] = conn
+		m.bytes += memTableBytes + len(conn)
 	}
 	name := t.Name
 	if _, ok := m.byName[name]; !ok {
 		name = strings.Clone(name)
 	}
-	m.byName[name] = append(m.byName[name], memTable{connection: strings.Clone(t.Connection), rec: slices.Clone(b)})
+	m.byName[name] = append(m.byName[name], memTable{connection: conn, rec: slices.Clone(b)})
 }
 
 // Tables implements analysis.TableSource, as txTables does: the tables
