@@ -58,8 +58,9 @@ const analysisChunk = 64
 // analyzeRelease writes the analysis rows of release (whose tables and
 // logics are written in tx) and its release_analysis row: none when it
 // has no postgres connection, 'pending' when a is nil and it has logics,
-// else 'done'.
-func analyzeRelease(ctx context.Context, tx *sql.Tx, release int64, a *analysis.Analyzer) error {
+// else 'done'. The tables come from src, or, when it is nil, are read from
+// tx (txTables).
+func analyzeRelease(ctx context.Context, tx *sql.Tx, release int64, a *analysis.Analyzer, src analysis.TableSource) error {
 	conns, postgres, err := releaseConnections(ctx, tx, release)
 	if err != nil || !postgres {
 		return err
@@ -74,13 +75,16 @@ func analyzeRelease(ctx context.Context, tx *sql.Tx, release int64, a *analysis.
 		_, err := tx.ExecContext(ctx, upsertReleaseAnalysis, release, AnalysisPending, 0)
 		return err
 	}
-	src, err := newTxTables(ctx, tx, release)
-	if err != nil {
-		return err
+	if src == nil {
+		txSrc, err := newTxTables(ctx, tx, release)
+		if err != nil {
+			return err
+		}
+		defer txSrc.close()
+		src = txSrc
 	}
-	defer src.close()
 	cat := analysis.NewSourceCatalog(conns, tables, src)
-	w := newAnalysisWriter(tx, release)
+	w := newAnalysisWriter(tx, release, nil)
 	defer w.close()
 	after := lo - 1
 	start := time.Now()
@@ -207,11 +211,13 @@ type analysisWriter struct {
 	withProblems                                int64
 }
 
-func newAnalysisWriter(tx *sql.Tx, release int64) *analysisWriter {
+// newAnalysisWriter makes the writer of release's analysis rows in tx,
+// whose statements run on pipe (nil: at once).
+func newAnalysisWriter(tx *sql.Tx, release int64, pipe *pipeline) *analysisWriter {
 	return &analysisWriter{release: release,
-		logics: newBatch(tx, insertLogicAnalysis, nil), results: newBatch(tx, insertLogicResult, nil),
-		tables: newBatch(tx, insertLogicTable, nil), bindings: newBatch(tx, insertLogicBinding, nil),
-		problems: newBatch(tx, insertLogicProblem, nil)}
+		logics: newBatch(tx, insertLogicAnalysis, pipe), results: newBatch(tx, insertLogicResult, pipe),
+		tables: newBatch(tx, insertLogicTable, pipe), bindings: newBatch(tx, insertLogicBinding, pipe),
+		problems: newBatch(tx, insertLogicProblem, pipe)}
 }
 
 func (w *analysisWriter) batches() []*batch {

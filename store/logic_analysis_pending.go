@@ -55,7 +55,7 @@ func (s *Store) AnalyzePending(ctx context.Context, a *analysis.Analyzer) (int, 
 			if err := deleteAnalysis(ctx, tx, release); err != nil {
 				return err
 			}
-			if err := analyzeRelease(ctx, tx, release, a); err != nil {
+			if err := analyzeRelease(ctx, tx, release, a, nil); err != nil {
 				return fmt.Errorf("release row %d: %w", release, err)
 			}
 			// A release whose connections say it has nothing to analyse

@@ -64,6 +64,9 @@ func (s *Store) BeginRelease(ctx context.Context, a *analysis.Analyzer) (*Releas
 		return nil, classify(opRelease, err)
 	}
 	w.analyzer = a
+	if a != nil {
+		w.mem = newMemTables()
+	}
 	return &ReleaseTx{s: s, ctx: ctx, tx: tx, w: w}, nil
 }
 
@@ -73,6 +76,7 @@ func (s *Store) BeginRelease(ctx context.Context, a *analysis.Analyzer) (*Releas
 // about a part (a connection given twice, too many tables), wrapped with
 // the part's name.
 func (t *ReleaseTx) Index(parts Parts) error {
+	t.w.stream.allowed = true // a document's parts: its logics may be analysed as they come
 	for parts.Next() {
 		if err := t.part(parts.Part()); err != nil {
 			if errors.Is(err, errPipeline) {

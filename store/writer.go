@@ -34,6 +34,11 @@ type ReleaseWriter struct {
 	search, searchNames                                                   *batch
 	lint                                                                  lintState // lint_write.go
 	analyzer                                                              *analysis.Analyzer
+	// mem keeps the tables for the analysis of the logics, while it has
+	// room (logic_analysis_mem.go); stream analyses them as they come
+	// (logic_analysis_stream.go).
+	mem    *memTables
+	stream streamAnalysis
 
 	// What is written last, in key order (see spill.go): the foreign
 	// keys, the search rows' names, and the distinct words.
@@ -80,8 +85,12 @@ func newReleaseWriter(ctx context.Context, tx *sql.Tx, dir string) (*ReleaseWrit
 }
 
 func (w *ReleaseWriter) batches() []*batch {
-	return []*batch{w.connectionRows, w.tables, w.columns, w.foreignKeys, w.indexes, w.logics, w.params,
+	b := []*batch{w.connectionRows, w.tables, w.columns, w.foreignKeys, w.indexes, w.logics, w.params,
 		w.search, w.searchNames, w.lint.findings}
+	if w.stream.w != nil {
+		b = append(b, w.stream.w.batches()...)
+	}
+	return b
 }
 
 func (w *ReleaseWriter) close() {
@@ -115,6 +124,9 @@ func (w *ReleaseWriter) Connection(c Connection) error {
 		return fmt.Errorf("connection %q: given twice", c.Name)
 	}
 	w.connections[c.Name] = true
+	if err := w.stream.noteConnection(c); err != nil {
+		return err
+	}
 	if err := w.connectionRows.add(w.ctx, w.release, c.Name, nullString(c.Engine), w.declared); err != nil {
 		return fmt.Errorf("connection %q: %w", c.Name, err)
 	}
@@ -131,8 +143,14 @@ func (w *ReleaseWriter) Table(t *Table) error {
 	}
 	id := w.nextTable
 	w.nextTable++
+	if w.stream.on {
+		return errPartAfterLogics
+	}
 	if _, ok := w.connections[t.Connection]; !ok {
 		w.connections[t.Connection] = false // used, not (yet) declared
+	}
+	if w.mem != nil {
+		w.mem.add(t)
 	}
 	if err := w.writeTable(ctx, id, int(id-lo), t); err != nil {
 		return fmt.Errorf("table %q: %w", t.Name, err)
@@ -160,6 +178,9 @@ func (w *ReleaseWriter) Logic(l *Logic) error {
 	}
 	if err := w.searchLogic(ctx, id, l); err != nil {
 		return fmt.Errorf("search row of logic %q: %w", l.Name, err)
+	}
+	if err := w.analyzeLogic(ctx, id, l); err != nil {
+		return fmt.Errorf("analyse logic %q: %w", l.Name, err)
 	}
 	return nil
 }
@@ -212,7 +233,7 @@ func (w *ReleaseWriter) finish(ctx context.Context, makeCurrent bool) error {
 	if err := w.writeLint(ctx); err != nil {
 		return err
 	}
-	if err := analyzeRelease(ctx, w.tx, w.release, w.analyzer); err != nil {
+	if err := w.finishAnalysis(ctx); err != nil {
 		return fmt.Errorf("analyse logics: %w", err)
 	}
 	// The release replaces its namesake. A current pointer of the same
