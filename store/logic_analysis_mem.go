@@ -13,7 +13,7 @@ import (
 // (a table's connection, name, columns and primary key), in a compact
 // record per table, so that a logic's lookup costs a map read instead of
 // two queries on the writer's connection (which the pipeline's statements
-// hold for milliseconds at a time). It is bounded: past memTablesBytes it
+// hold for milliseconds at a time). It is bounded: past its bound it
 // drops what it holds and says so (full), and the analysis reads the
 // tables from the transaction as before; the import's memory bound
 // (docs/design.md, "Memory of an import") holds either way.
@@ -21,6 +21,7 @@ type memTables struct {
 	byName map[string][]memTable
 	enums  map[string]bool   // types of columns that list enum values
 	conns  map[string]string // the connections' names, held once
+	read   int64             // bytes of the document decoded so far (snapshot.Part.Read)
 	bytes  int
 	full   bool
 	buf    []byte // scratch
@@ -32,14 +33,18 @@ type memTable struct {
 	rec        []byte
 }
 
-// memTablesBytes bounds what a memTables holds. The collector lets the
-// heap grow to twice what is live, so what is kept here costs about twice
-// as much at the import's peak: 24 MiB keeps the release of many small
-// tables within the import's memory bound (TestImportMemory), and holds
-// storetest.Large (10,000 tables, about 5 MiB) but not storetest.Huge
-// (100,000 tables, about 55 MiB), whose analysis reads the tables from
-// the transaction instead.
-const memTablesBytes = 24 << 20
+// memTablesBytes and memTablesShare bound what a memTables holds: the
+// larger of 24 MiB and a third of the document decoded so far. The
+// collector lets the heap grow to twice what is live, so what is kept here
+// can cost twice as much at the import's peak: the bound keeps any
+// document within the import's memory bound of twice its size plus 64 MiB
+// (TestImportMemory; 128 MiB of many small tables fill the 24 MiB and are
+// then analysed from the transaction), while storetest.Huge (100,000
+// tables, 189 MB of JSON, about 52 MiB kept) fits.
+const (
+	memTablesBytes = 24 << 20
+	memTablesShare = 3
+)
 
 // memTableBytes is what a table costs besides its record, as allocated:
 // the map's slot and its share of the map's growth, the name's copy, the
@@ -83,7 +88,7 @@ func (m *memTables) add(t *Table) {
 	}
 	m.buf = b
 	m.bytes += memTableBytes + len(t.Name) + len(t.Connection) + len(b)
-	if m.bytes > memTablesBytes {
+	if m.bytes > max(memTablesBytes, int(m.read/memTablesShare)) {
 		m.full = true
 		m.byName, m.enums, m.conns, m.buf = nil, nil, nil, nil
 		return

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -65,5 +66,35 @@ func TestMemTablesAsTxTables(t *testing.T) {
 	got, _ := mem.EnumTypes()
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("EnumTypes (-rows +memory):\n%s", diff)
+	}
+}
+
+// TestMemTablesBound: what memTables keeps is bounded by the larger of
+// memTablesBytes and a third of the document read so far.
+func TestMemTablesBound(t *testing.T) {
+	cols := make([]Column, 50)
+	for i := range cols {
+		cols[i] = Column{Name: fmt.Sprintf("column_%02d", i), Type: "text"}
+	}
+	fill := func(read int64, upTo int) *memTables {
+		m := newMemTables()
+		for i := 0; m.bytes < upTo && !m.full; i++ {
+			m.read = read
+			m.add(&Table{Name: fmt.Sprintf("t%07d", i), Connection: "main", Columns: cols})
+		}
+		return m
+	}
+	if m := fill(0, 2*memTablesBytes); !m.full {
+		t.Errorf("nothing read: %d bytes kept, want full past %d", m.bytes, memTablesBytes)
+	}
+	if m := fill(0, memTablesBytes/2); m.full {
+		t.Errorf("nothing read: full at %d bytes, under %d", m.bytes, memTablesBytes)
+	}
+	read := int64(6 * memTablesBytes) // a document of 144 MiB: up to 48 MiB kept
+	if m := fill(read, 3*memTablesBytes/2); m.full {
+		t.Errorf("%d bytes read: full at %d bytes, under a third of them", read, m.bytes)
+	}
+	if m := fill(read, 3*memTablesBytes); !m.full {
+		t.Errorf("%d bytes read: %d bytes kept, want full past a third of them", read, m.bytes)
 	}
 }

@@ -97,6 +97,9 @@ func (t *ReleaseTx) part(p snapshot.Part) error {
 	case snapshot.KindConnection:
 		return t.w.Connection(p.Connection)
 	case snapshot.KindTable:
+		if t.w.mem != nil {
+			t.w.mem.read = p.Read
+		}
 		return t.w.Table(p.Table)
 	case snapshot.KindLogic:
 		return t.w.Logic(p.Logic)

@@ -24,10 +24,13 @@ const (
 // sanitized: the field its Kind names is set. Index is the part's position
 // in its list. An empty list is always nil. Table and Logic point into the
 // decoder's scratch, which the next call of Next reuses: a caller copies
-// what it keeps.
+// what it keeps. Read is how many bytes of the document were decoded up to
+// the part's end: a caller sizes what it keeps by it (0 when the part
+// does not come from a document).
 type Part struct {
 	Kind       Kind
 	Index      int
+	Read       int64
 	Release    Release
 	Origin     Origin
 	Connection Connection
@@ -250,6 +253,7 @@ func (d *decoder) finish() {
 
 // hand hands p out, and stops decoding when the caller stopped pulling.
 func (d *decoder) hand(p Part) error {
+	p.Read = d.tok.dec.InputOffset()
 	if !d.yield(p) {
 		return errStopped
 	}
