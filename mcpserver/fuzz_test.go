@@ -72,7 +72,7 @@ func FuzzToolArguments(f *testing.F) {
 	f.Cleanup(srv.Shutdown)
 	cs := connect(f, srv)
 	f.Fuzz(func(t *testing.T, tool uint8, args []byte) {
-		if !json.Valid(args) || len(args) > MaxRequestBytes || overWireShape(args) {
+		if !json.Valid(args) || len(args) > MaxRequestBytes || ShapeProblem(args) != "" {
 			return // a client cannot send it, or the transport answers it first (FuzzStdioLine)
 		}
 		name := toolNames[int(tool)%len(toolNames)]
@@ -189,30 +189,4 @@ func tokenBounds(args []byte, in *jsonschema.Schema) error {
 		return nil
 	}
 	return walk(in, 1)
-}
-
-// overWireShape reports whether a transport refuses msg before go-sdk
-// sees it (package transport, shapeProblem: nested deeper than 1,000
-// levels or more than 10,000 values), counted as it counts them.
-func overWireShape(msg []byte) bool {
-	depth, deepest, values := 0, 0, 0
-	for i := 0; i < len(msg); i++ {
-		switch msg[i] {
-		case '"':
-			for i++; i < len(msg) && msg[i] != '"'; i++ {
-				if msg[i] == '\\' {
-					i++
-				}
-			}
-		case '[', '{':
-			depth++
-			deepest = max(deepest, depth)
-			values++
-		case ',':
-			values++
-		case ']', '}':
-			depth--
-		}
-	}
-	return deepest > 1000 || values > 10000
 }

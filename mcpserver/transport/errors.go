@@ -157,7 +157,7 @@ func badBody(w http.ResponseWriter, err error, limit int64, within time.Duration
 }
 
 // malformedMessage answers 400 to a body go-sdk is not given (see
-// shapeProblem) with a JSON-RPC error, -32600 with the request's id when
+// mcpserver.ShapeProblem) with a JSON-RPC error, -32600 with the request's id when
 // it was found, so that the client's call fails at once.
 func malformedMessage(w http.ResponseWriter, id json.RawMessage, why string) {
 	w.Header().Set("Content-Type", "application/json")

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"time"
+
+	"github.com/hubsnap/hubsnap/mcpserver"
 )
 
 // The body of a POST to /mcp, read once by the transport before go-sdk
@@ -24,7 +26,7 @@ type rpcMessage struct {
 }
 
 // peek reads a POST body (at most limit bytes: 413 beyond; within the
-// time given: 408 beyond; of a shape go-sdk may be given, shapeProblem:
+// time given: 408 beyond; of a shape go-sdk may be given, mcpserver.ShapeProblem:
 // 400 otherwise; and then false), notes its JSON-RPC methods and
 // tool, puts it back for MCP and returns its messages (none when it is
 // not JSON-RPC).
@@ -43,7 +45,7 @@ func (rec *requestRecord) peek(w http.ResponseWriter, r *http.Request, limit int
 		rc.SetReadDeadline(time.Time{})
 	}
 	rec.status.unread = false
-	if why := shapeProblem(body); why != "" {
+	if why := mcpserver.ShapeProblem(body); why != "" {
 		malformedMessage(w, idOf(body), why)
 		return nil, false
 	}

@@ -72,7 +72,7 @@ func (q *requestReader) pump(ctx context.Context) {
 		line, over, err := readLine(br, maxLine)
 		msg, problem := bytes.TrimSpace(line), ""
 		if len(msg) > 0 {
-			problem = shapeProblem(msg)
+			problem = mcpserver.ShapeProblem(msg)
 		}
 		switch {
 		case over != nil:

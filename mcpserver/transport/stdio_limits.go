@@ -3,14 +3,13 @@ package transport
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"regexp"
 )
 
 // Messages that go-sdk is not given: longer than maxLine (stdio; over
 // HTTP the body limit answers 413), or of a shape it would decode into too
-// much (shapeProblem, both transports). They are answered here, with the
-// request's id when it can be found in the first or last bytes (where
+// much (mcpserver.ShapeProblem, both transports). They are answered
+// here, with the request's id when it can be found in the first or last bytes (where
 // JSON-RPC clients put it), so that the client's call fails at once
 // instead of waiting for an answer that never comes.
 
@@ -83,57 +82,4 @@ func headID(head []byte) json.RawMessage {
 			return nil
 		}
 	}
-}
-
-// Bounds of a message's shape, checked before go-sdk decodes it: a 1 MiB
-// message of a few bytes per value ([{},{},...], or the same in a request's
-// _meta) would decode into hundreds of thousands of Go values, 100 MiB
-// and more. No message a client needs comes near them.
-const (
-	// maxJSONDepth is how deep go-sdk decodes a message (its
-	// internal/json).
-	maxJSONDepth = 1000
-	// maxMessageValues bounds the values in a message or a batch.
-	maxMessageValues = 10000
-)
-
-// shapeProblem says what is wrong with the shape of a message or batch,
-// read once without decoding: nested deeper than maxJSONDepth, or holding
-// more than maxMessageValues values; "" when nothing is.
-func shapeProblem(msg []byte) string {
-	depth, values := messageShape(msg)
-	switch {
-	case depth > maxJSONDepth:
-		return fmt.Sprintf("message nested deeper than %d levels", maxJSONDepth)
-	case values > maxMessageValues:
-		return fmt.Sprintf("message holds more than %d values", maxMessageValues)
-	}
-	return ""
-}
-
-// messageShape returns how deep msg's arrays and objects nest, and about
-// how many values it holds: its arrays and objects and the members and
-// elements after their first (a count of '[', '{' and ','), reading it
-// once, strings skipped.
-func messageShape(msg []byte) (deepest, values int) {
-	depth := 0
-	for i := 0; i < len(msg); i++ {
-		switch msg[i] {
-		case '"':
-			for i++; i < len(msg) && msg[i] != '"'; i++ {
-				if msg[i] == '\\' {
-					i++
-				}
-			}
-		case '[', '{':
-			depth++
-			deepest = max(deepest, depth)
-			values++
-		case ',':
-			values++
-		case ']', '}':
-			depth--
-		}
-	}
-	return deepest, values
 }

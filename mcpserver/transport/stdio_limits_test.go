@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hubsnap/hubsnap/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -18,7 +19,7 @@ func TestServeStdioOversizedMessages(t *testing.T) {
 	putCurrent(t, st, shopSnapshot(t))
 	srv := newServer(t, st)
 	huge := `{"query":"user","kinds":[` + strings.Repeat(`"table",`, maxLine/8) + `"table"]}`
-	deep := strings.Repeat("[", maxJSONDepth+1) + strings.Repeat("]", maxJSONDepth+1)
+	deep := strings.Repeat("[", mcpserver.MaxJSONDepth+1) + strings.Repeat("]", mcpserver.MaxJSONDepth+1)
 	lines := []string{
 		stdioLines[0], stdioLines[1],
 		`{"jsonrpc":"2.0","id":30,"method":"tools/call","params":{"name":"schema_search","arguments":` + huge + `}}`,
@@ -103,12 +104,12 @@ func chunks(s string, n int) func(func(string) bool) {
 func TestHTTPMessageShape(t *testing.T) {
 	env := startHTTP(t, HTTPOptions{})
 	sid := env.initialize(t, "")
-	objects := strings.Repeat(`{},`, maxMessageValues) + `{}`
+	objects := strings.Repeat(`{},`, mcpserver.MaxMessageValues) + `{}`
 	for _, c := range []struct{ body, id, want string }{
 		{`{"jsonrpc":"2.0","id":41,"method":"tools/call","params":{"name":"release_info","arguments":{},"_meta":{"x":[` +
 			objects + `]}}}`, "41", "more than 10000 values"},
 		{`[` + objects + `]`, "null", "more than 10000 values"},
-		{`{"method":"ping","params":` + strings.Repeat("[", maxJSONDepth+1) + strings.Repeat("]", maxJSONDepth+1) +
+		{`{"method":"ping","params":` + strings.Repeat("[", mcpserver.MaxJSONDepth+1) + strings.Repeat("]", mcpserver.MaxJSONDepth+1) +
 			`,"jsonrpc":"2.0","id":"p"}`, `"p"`, "nested deeper than 1000 levels"},
 	} {
 		resp, body := rawHTTP{url: env.url, session: sid, body: c.body}.do(t)
