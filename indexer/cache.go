@@ -18,11 +18,13 @@ import (
 // The cache layout (docs/design.md, "The cache"):
 //
 //	{cache}/index.db                                  the index, derived
-//	{cache}/releases/{project}/{id}.json              sanitized release files
+//	{cache}/releases/{project}/{id}.json.zst          sanitized release files, zstd
+//	{cache}/releases/{project}/{id}.json              a plain one, read too (release_codec.go)
 //	{cache}/releases/{project}/{environment}.current  the current release id
 const (
 	indexFile      = "index.db"
 	releasesDir    = "releases"
+	packedExt      = ".json.zst"
 	releaseExt     = ".json"
 	currentExt     = ".current"
 	maxReleaseFile = 2 * hub.DefaultMaxBodySize // a guard against reading a huge stray file
@@ -149,7 +151,14 @@ func (c *Cache) projectDir(project string) string {
 	return filepath.Join(c.dir, releasesDir, project)
 }
 
+// releaseFile is the path hubsnap writes the release file of id to.
 func (c *Cache) releaseFile(project, id string) string {
+	return filepath.Join(c.projectDir(project), id+packedExt)
+}
+
+// plainReleaseFile is the path of the plain form of id's release file
+// (release_codec.go).
+func (c *Cache) plainReleaseFile(project, id string) string {
 	return filepath.Join(c.projectDir(project), id+releaseExt)
 }
 

@@ -192,8 +192,10 @@ func (c *Cache) place(rel store.Release, file *releaseFile, makeCurrent bool) (p
 	if err := c.realDirs(rel.Project); err != nil {
 		return nil, err
 	}
-	if err := realFile(c.releaseFile(rel.Project, rel.ID)); err != nil {
-		return nil, err
+	for _, path := range []string{c.releaseFile(rel.Project, rel.ID), c.plainReleaseFile(rel.Project, rel.ID)} {
+		if err := realFile(path); err != nil {
+			return nil, err
+		}
 	}
 	dir, removeDirs, err := makeDirs(c.projectDir(rel.Project))
 	if err != nil {
@@ -210,6 +212,13 @@ func (c *Cache) place(rel store.Release, file *releaseFile, makeCurrent bool) (p
 		return nil, fmt.Errorf("write release %s: %w", rel.ID, err)
 	}
 	undo = append([]func(bool){f}, undo...) // put the file back before removing its folder
+	// The release's plain file, if any (one an older hubsnap wrote), goes
+	// with the commit: a release has one file.
+	if f, err = atomicfile.Remove(c.plainReleaseFile(rel.Project, rel.ID)); err != nil {
+		placed(false)
+		return nil, fmt.Errorf("write release %s: %w", rel.ID, err)
+	}
+	undo = append([]func(bool){f}, undo...)
 	if makeCurrent {
 		f, err := c.writeCurrent(rel.Project, rel.Environment, rel.ID)
 		if err != nil {

@@ -37,10 +37,7 @@ func TestIngestWritesTheReleaseFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			data, err := os.ReadFile(filepath.Join(dir, "releases/shop/rel_42.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
+			data := []byte(readRelease(t, filepath.Join(dir, "releases/shop/rel_42.json.zst")))
 			got, err := snapshot.Decode(data)
 			if err != nil {
 				t.Fatalf("the release file does not decode: %v\n%s", err, data)

@@ -8,16 +8,20 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/atomicfile"
 )
 
 // releaseFile is a new release file being written beside its place, as the
-// parts of its release arrive (snapshot.Encoder), hashing what it writes.
+// parts of its release arrive (snapshot.Encoder), compressed with zstd
+// (release_codec.go), hashing the bytes it writes to the file.
 type releaseFile struct {
 	path string
 	f    *os.File
+	zw   *zstd.Encoder
 	enc  *snapshot.Encoder
 	h    hash.Hash
 	n    int64
@@ -27,12 +31,17 @@ type releaseFile struct {
 // newReleaseFile creates a release file in dir, a temp folder on the
 // filesystem of the cache.
 func newReleaseFile(dir string) (*releaseFile, error) {
-	f, err := atomicfile.CreateTemp(filepath.Join(dir, "release"+releaseExt))
+	f, err := atomicfile.CreateTemp(filepath.Join(dir, "release"+packedExt))
 	if err != nil {
 		return nil, err
 	}
 	rf := &releaseFile{path: f.Name(), f: f, h: sha256.New()}
-	rf.enc = snapshot.NewEncoder(io.MultiWriter(f, rf.h, (*counter)(&rf.n)))
+	if rf.zw, err = newPacker(io.MultiWriter(f, rf.h, (*counter)(&rf.n))); err != nil {
+		f.Close()
+		os.Remove(rf.path)
+		return nil, err
+	}
+	rf.enc = snapshot.NewEncoder(rf.zw)
 	return rf, nil
 }
 
@@ -42,9 +51,13 @@ type counter int64
 func (c *counter) Write(p []byte) (int, error) { *c += counter(len(p)); return len(p), nil }
 
 // finish ends the document with the origin o, and syncs and closes the
-// file. It returns what the index records of the file.
+// file. It returns what the index records of the file: the size and
+// digest of its bytes as stored, compressed.
 func (rf *releaseFile) finish(o store.Origin) (store.FileState, error) {
 	err := rf.enc.Finish(o)
+	if cerr := rf.zw.Close(); err == nil {
+		err = cerr
+	}
 	if err == nil {
 		err = rf.f.Sync()
 	}
@@ -66,6 +79,7 @@ func (rf *releaseFile) finish(o store.Origin) (store.FileState, error) {
 // discard removes the file unless it was renamed into place.
 func (rf *releaseFile) discard() {
 	if !rf.done {
+		rf.zw.Close()
 		rf.f.Close()
 	}
 	os.Remove(rf.path) // fails harmlessly once renamed

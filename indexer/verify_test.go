@@ -31,7 +31,7 @@ func TestVerify(t *testing.T) {
 	}
 
 	// A release file rewritten since it was indexed.
-	writeFile(t, filepath.Join(dir, "releases/shop/rel_41.json"), []byte(readFile(t, filepath.Join(dir, "releases/shop/rel_41.json"))+" "))
+	writeFile(t, filepath.Join(dir, "releases/shop/rel_41.json"), []byte(readRelease(t, filepath.Join(dir, "releases/shop/rel_41.json.zst"))+" "))
 	if rep := verify(false); !rep.Healthy() {
 		t.Errorf("an index behind its release files: %+v, want healthy", rep)
 	}

@@ -118,11 +118,11 @@ func TestWatchFollowsReleaseFiles(t *testing.T) {
 	w.until("rel_41 to be current again", func() bool { return w.currentID() == "rel_41" })
 
 	// The current release's file is removed: NO_RELEASE; restored: back.
-	file := filepath.Join(dir, "releases/shop/rel_41.json")
+	file := filepath.Join(dir, "releases/shop/rel_41.json.zst")
 	saved := readFile(t, file)
 	os.Remove(file)
 	w.until("NO_RELEASE", func() bool { return w.currentID() == string(store.NoRelease) })
-	putFile(t, dir, "shop", "rel_41.json", []byte(saved))
+	putFile(t, dir, "shop", "rel_41.json.zst", []byte(saved))
 	w.until("rel_41 to be served again", func() bool { return w.currentID() == "rel_41" })
 
 	// A project folder created after the watch started.
