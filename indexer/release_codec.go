@@ -15,16 +15,16 @@ import (
 // JSON compresses about 18 times, and the file is the larger part of the
 // cache otherwise. It reads both that and a plain {id}.json, which a person
 // may drop into the cache by hand, or which an older hubsnap wrote; plain
-// files are read as they are and never rewritten. `zstd -dc FILE` (or
-// `hubsnap snapshot show`) prints a compressed one.
+// files are read as they are and never rewritten. `zstd -dc FILE` prints
+// a compressed one.
 //
 // When both forms of one release are there, the one modified last is the
 // release file (a plain file on a tie): it is the one someone wrote last.
 // hubsnap removes the other form of a release when it writes one.
 
 // packerLevel is the zstd level release files are written with: zstd's
-// fastest, about level 1 of the reference tool; its default level made
-// files 2% smaller for twice the CPU.
+// fastest, about level 1 of the reference tool (docs/benchmarks.md,
+// "cachesize").
 const packerLevel = zstd.SpeedFastest
 
 // maxPackedWindow bounds the window a compressed release file may ask of
