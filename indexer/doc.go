@@ -28,7 +28,7 @@
 // docs/index.md):
 //
 //	{cache}/index.db                                  the index, derived
-//	{cache}/releases/{project}/{id}.json              sanitized release files
+//	{cache}/releases/{project}/{id}.json.zst          sanitized release files, zstd (a plain {id}.json is read too)
 //	{cache}/releases/{project}/{environment}.current  the current release id
 //
 // The release files are the truth; the index is derived from them. Release
