@@ -18,8 +18,8 @@ import (
 // The cache layout (docs/design.md, "The cache"):
 //
 //	{cache}/index.db                                  the index, derived
-//	{cache}/releases/{project}/{id}.json.zst          sanitized release files, zstd
-//	{cache}/releases/{project}/{id}.json              a plain one, read too (release_codec.go)
+//	{cache}/releases/{project}/{id}.json              sanitized release files
+//	{cache}/releases/{project}/{id}.json.zst          one over 16 MiB, zstd (release_codec.go)
 //	{cache}/releases/{project}/{environment}.current  the current release id
 const (
 	indexFile      = "index.db"
@@ -151,16 +151,14 @@ func (c *Cache) projectDir(project string) string {
 	return filepath.Join(c.dir, releasesDir, project)
 }
 
-// releaseFile is the path hubsnap writes the release file of id to.
-func (c *Cache) releaseFile(project, id string) string {
-	return filepath.Join(c.projectDir(project), id+packedExt)
+// releaseFile is the path of id's release file of the form ext: releaseExt
+// (plain) or packedExt (compressed, release_codec.go).
+func (c *Cache) releaseFile(project, id, ext string) string {
+	return filepath.Join(c.projectDir(project), id+ext)
 }
 
-// plainReleaseFile is the path of the plain form of id's release file
-// (release_codec.go).
-func (c *Cache) plainReleaseFile(project, id string) string {
-	return filepath.Join(c.projectDir(project), id+releaseExt)
-}
+// releaseForms are the two forms of a release file, plain and compressed.
+var releaseForms = [...]string{releaseExt, packedExt}
 
 func (c *Cache) currentFile(project, environment string) string {
 	return filepath.Join(c.projectDir(project), environment+currentExt)

@@ -181,11 +181,11 @@ func TestReconcileFollowsTheFiles(t *testing.T) {
 	importDoc(t, dir, shopDoc(t, "rel_41", 41, nil))
 	importDoc(t, dir, shopDoc(t, "rel_42", 42, nil))
 	c := openCache(t, dir)
-	saved := readRelease(t, filepath.Join(dir, "releases/shop/rel_42.json.zst"))
+	relFile := filepath.Join(dir, "releases/shop/rel_42.json")
+	saved := readFile(t, relFile)
 
 	// The current release's file is removed: NO_RELEASE.
-	os.Remove(filepath.Join(dir, "releases/shop/rel_42.json.zst"))
-	relFile := filepath.Join(dir, "releases/shop/rel_42.json") // comes back plain
+	os.Remove(relFile)
 	if err := c.Reconcile(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestReconcileFollowsTheFiles(t *testing.T) {
 		t.Errorf("releases = %d, want 1", len(list))
 	}
 
-	// It comes back, as a plain file: current again.
+	// It comes back: current again.
 	writeFile(t, relFile, []byte(saved))
 	if err := c.Reconcile(ctx); err != nil {
 		t.Fatal(err)
@@ -270,7 +270,7 @@ func TestReconcileSkipsUnchangedFilesWithoutReading(t *testing.T) {
 	assertTree(t, dir, before)
 
 	// Touching the file without changing it only records the new time.
-	relFile := filepath.Join(dir, "releases/shop/rel_42.json.zst")
+	relFile := filepath.Join(dir, "releases/shop/rel_42.json")
 	later := time.Now().Add(time.Hour)
 	os.Chtimes(relFile, later, later)
 	c = openCache(t, dir)

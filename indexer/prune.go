@@ -94,8 +94,8 @@ func (c *Cache) pruneRelease(ctx context.Context, ri store.ReleaseInfo) error {
 			f(ok)
 		}
 	}
-	for _, path := range []string{c.releaseFile(ri.Project, ri.ID), c.plainReleaseFile(ri.Project, ri.ID)} {
-		f, err := atomicfile.Remove(path)
+	for _, ext := range releaseForms {
+		f, err := atomicfile.Remove(c.releaseFile(ri.Project, ri.ID, ext))
 		if err != nil {
 			finish(false)
 			return fmt.Errorf("remove release %s: %w", ri.ID, err)

@@ -57,7 +57,7 @@ func TestPrune(t *testing.T) {
 	for _, e := range entries {
 		files = append(files, e.Name())
 	}
-	if want := []string{"dev.current", "prod.current", "rel_41.json.zst", "rel_43.json.zst", "rel_p1.json.zst"}; !slices.Equal(files, want) {
+	if want := []string{"dev.current", "prod.current", "rel_41.json", "rel_43.json", "rel_p1.json"}; !slices.Equal(files, want) {
 		t.Errorf("files after prune: %v, want %v", files, want)
 	}
 	if cur, err := c.Store().Current(ctx, shopDev); err != nil || cur.ID != "rel_41" {
@@ -93,7 +93,7 @@ func TestPruneRefusesWhatTheCurrentFileNames(t *testing.T) {
 	if err := c.pruneRelease(ctx, ri); store.ErrorCode(err) != store.InvalidArgument {
 		t.Fatalf("prune of the release .current names: %v, want INVALID_ARGUMENT", err)
 	}
-	if _, err := os.Stat(c.releaseFile("shop", "rel_40")); err != nil {
+	if _, err := os.Stat(c.releaseFile("shop", "rel_40", releaseExt)); err != nil {
 		t.Errorf("release file: %v", err)
 	}
 	if _, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: "shop", ID: "rel_40"}); err != nil {

@@ -10,17 +10,27 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// Release files on disk (docs/index.md, "Release files"). hubsnap writes
-// each release file compressed with zstd, as {id}.json.zst: a release's
-// JSON compresses about 18 times, and the file is the larger part of the
-// cache otherwise. It reads both that and a plain {id}.json, which a person
-// may drop into the cache by hand, or which an older hubsnap wrote; plain
-// files are read as they are and never rewritten. `zstd -dc FILE` prints
-// a compressed one.
+// Release files on disk (docs/index.md, "Release files"; docs/design.md,
+// "Compressed release files"). A release file is written plain, as
+// {id}.json (SPEC §6), unless its JSON is over packThreshold: then it is
+// written compressed with zstd, as {id}.json.zst (release_file.go). Both
+// forms are read, whatever their size: a person may drop either into the
+// cache by hand. `zstd -dc FILE` prints a compressed one.
 //
 // When both forms of one release are there, the one modified last is the
 // release file (a plain file on a tie): it is the one someone wrote last.
 // hubsnap removes the other form of a release when it writes one.
+
+// packThreshold is the largest release document written plain: 16 MiB.
+// Releases up to it (about 9,000 tables of storetest's shape) stay
+// {id}.json, readable and editable as SPEC §6 names them; a larger one is
+// written as {id}.json.zst, 18 times smaller (188 MB to 10 MB at 100,000
+// tables).
+const packThreshold = 16 << 20
+
+// packAbove is packThreshold; tests lower it (setPackThreshold) so that a
+// small release is written compressed.
+var packAbove int64 = packThreshold
 
 // packerLevel is the zstd level release files are written with: zstd's
 // fastest, about level 1 of the reference tool (docs/benchmarks.md,

@@ -1,29 +1,84 @@
 package indexer
 
 import (
+	"bytes"
 	"context"
-	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/storetest"
 )
 
 // zstdMagic begins every zstd frame (RFC 8878).
 var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 
-// A release file is written compressed, as {id}.json.zst, and holds the
-// release document: the file's recorded size and digest are those of the
-// bytes on disk.
-func TestReleaseFileIsCompressed(t *testing.T) {
-	ctx := context.Background()
+// setPackThreshold makes release files whose document is over n bytes be
+// written compressed, for the rest of the test (packAbove). Not for a
+// parallel test.
+func setPackThreshold(tb testing.TB, n int64) {
+	tb.Helper()
+	was := packAbove
+	packAbove = n
+	tb.Cleanup(func() { packAbove = was })
+}
+
+// packBytes compresses data as hubsnap compresses a release file.
+func packBytes(tb testing.TB, data []byte) []byte {
+	tb.Helper()
+	var b bytes.Buffer
+	zw, err := newPacker(&b)
+	if err == nil {
+		_, err = zw.Write(data)
+	}
+	if err == nil {
+		err = zw.Close()
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// mediumDoc returns a release of storetest's shape, project big, id
+// rel_big, 200 tables: about 380 KB, which the encoder writes to the
+// release file in several pieces.
+func mediumDoc(tb testing.TB) []byte {
+	tb.Helper()
+	var b bytes.Buffer
+	if err := storetest.WriteRelease(&b, storetest.Size{Tables: 200, Logics: 20}); err != nil {
+		tb.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// A release file of at most packThreshold bytes is written plain, as
+// {id}.json (SPEC §6); its recorded size and digest are its bytes'.
+func TestSmallReleaseFileIsPlain(t *testing.T) {
 	dir := t.TempDir()
-	doc := shopDoc(t, "rel_42", 42, nil)
-	importDoc(t, dir, doc)
+	importDoc(t, dir, shopDoc(t, "rel_42", 42, nil))
+	folder := filepath.Join(dir, "releases/shop")
+	if got, want := names(t, folder), []string{"dev.current", "rel_42.json"}; !slices.Equal(got, want) {
+		t.Fatalf("files = %v, want %v", got, want)
+	}
+	raw := readFile(t, filepath.Join(folder, "rel_42.json"))
+	if _, err := snapshot.Decode([]byte(raw)); err != nil {
+		t.Fatalf("the plain release file does not decode: %v", err)
+	}
+	wantIndexed(t, dir, "rel_42.json", int64(len(raw)))
+}
+
+// A release file over the threshold is written compressed, as
+// {id}.json.zst, and holds the release document: the file's recorded size
+// and digest are those of the bytes on disk.
+func TestLargeReleaseFileIsCompressed(t *testing.T) {
+	setPackThreshold(t, 1000)
+	dir := t.TempDir()
+	importDoc(t, dir, shopDoc(t, "rel_42", 42, nil))
 	folder := filepath.Join(dir, "releases/shop")
 	if got, want := names(t, folder), []string{"dev.current", "rel_42.json.zst"}; !slices.Equal(got, want) {
 		t.Fatalf("files = %v, want %v", got, want)
@@ -33,171 +88,83 @@ func TestReleaseFileIsCompressed(t *testing.T) {
 	if !strings.HasPrefix(raw, string(zstdMagic)) {
 		t.Errorf("the release file does not begin with zstd's magic number: % x", raw[:min(8, len(raw))])
 	}
-	got, err := snapshot.Decode([]byte(readRelease(t, path)))
+	doc := readRelease(t, path)
+	got, err := snapshot.Decode([]byte(doc))
 	if err != nil {
 		t.Fatalf("the release file does not decode: %v", err)
 	}
 	if got.Release.ID != "rel_42" || len(got.Tables) == 0 {
 		t.Errorf("release file holds %s with %d tables", got.Release.ID, len(got.Tables))
 	}
-	c := openCache(t, dir)
-	files, err := c.Store().IndexedFiles(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := files[store.ReleaseKey{Project: "shop", ID: "rel_42"}]
-	if want := tree(t, dir)["releases/shop/rel_42.json.zst"]; file.Size != int64(len(raw)) || file.Digest != "sha256:"+want {
-		t.Errorf("indexed file = %d bytes, %s; want %d bytes, sha256:%s", file.Size, file.Digest, len(raw), want)
-	}
-	if n := len(readRelease(t, path)); int64(n) <= file.Size {
-		t.Errorf("a release file of %d bytes holds %d bytes of JSON: not compressed", file.Size, n)
+	wantIndexed(t, dir, "rel_42.json.zst", int64(len(raw)))
+	if len(doc) <= len(raw) {
+		t.Errorf("a release file of %d bytes holds %d bytes of JSON: not compressed", len(raw), len(doc))
 	}
 }
 
-// A plain {id}.json, as an older hubsnap wrote it or as a person drops it
-// in, is indexed as it is and never rewritten; writing the release again
-// replaces it with the compressed file, in the same change.
-func TestPlainReleaseFileIsReadThenReplaced(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	putFile(t, dir, "shop", "rel_41.json", shopDoc(t, "rel_41", 41, nil))
-	putFile(t, dir, "shop", "dev.current", []byte("rel_41\n"))
-	before := readFile(t, filepath.Join(dir, "releases/shop/rel_41.json"))
-	c := openCache(t, dir)
-	if cur, err := c.Store().Current(ctx, shopDev); err != nil || cur.ID != "rel_41" {
-		t.Fatalf("current = %q, %v; want rel_41 from the plain file", cur.ID, err)
-	}
-	c.Close()
-	if after := readFile(t, filepath.Join(dir, "releases/shop/rel_41.json")); after != before {
-		t.Error("the plain release file was rewritten")
-	}
-
-	// The same release again, changed: one file, compressed.
-	importDoc(t, dir, shopDoc(t, "rel_41", 41, func(doc map[string]any) {
-		for _, tbl := range doc["tables"].([]any) {
-			if tbl := tbl.(map[string]any); tbl["name"] == "posts" {
-				tbl["comment"] = "imported again"
-			}
-		}
-	}))
-	if got, want := names(t, filepath.Join(dir, "releases/shop")), []string{"dev.current", "rel_41.json.zst"}; !slices.Equal(got, want) {
-		t.Errorf("files = %v, want %v", got, want)
-	}
-	c = openCache(t, dir)
-	if tbl, err := readTable(t, c.Store(), shopDev, "", "posts"); err != nil || tbl.Comment != "imported again" {
-		t.Errorf("posts = %+v, %v; want the comment imported again", tbl, err)
-	}
-}
-
-// With both forms of one release there, the one modified last is the
-// release file; the cheap check agrees with the reconcile, so an
-// unchanged cache is not reconciled again.
-func TestBothFormsTheNewerWins(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	importDoc(t, dir, shopDoc(t, "rel_42", 42, nil))
-	plain := filepath.Join(dir, "releases/shop/rel_42.json")
-	packedFile := filepath.Join(dir, "releases/shop/rel_42.json.zst")
-	edited := strings.Replace(readRelease(t, packedFile), "Blog posts", "From the plain file", 1)
-	writeFile(t, plain, []byte(edited))
-	later := time.Now().Add(time.Minute)
-	os.Chtimes(plain, later, later)
-
-	comment := func() string {
-		t.Helper()
-		c := openCache(t, dir)
-		defer c.Close()
-		if stale, err := c.stale(ctx); err != nil || stale {
-			t.Errorf("after the open's reconcile: stale %v, %v; want the cheap check to agree", stale, err)
-		}
-		tbl, err := readTable(t, c.Store(), shopDev, "", "posts")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tbl.Comment
-	}
-	if got := comment(); got != "From the plain file" {
-		t.Errorf("with the plain file newer: comment %q", got)
-	}
-	evenLater := later.Add(time.Minute)
-	os.Chtimes(packedFile, evenLater, evenLater)
-	if got := comment(); got != "Blog posts" {
-		t.Errorf("with the compressed file newer: comment %q", got)
-	}
-	// A tie goes to the plain file.
-	os.Chtimes(plain, evenLater, evenLater)
-	if got := comment(); got != "From the plain file" {
-		t.Errorf("with both of one time: comment %q", got)
-	}
-}
-
-// A compressed release file that is damaged (a byte changed: zstd checks
-// each frame against its checksum) or cut short is skipped with a
-// warning and kept, like an invalid file; its release leaves the index,
-// and the other releases are served.
-func TestDamagedCompressedFileIsSkipped(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		harm func([]byte) []byte
-	}{
-		{"flipped", func(b []byte) []byte { b[len(b)/2] ^= 0x40; return b }},
-		{"cut", func(b []byte) []byte { return b[:len(b)*2/3] }},
-		{"trailing", func(b []byte) []byte { return append(b, "garbage"...) }},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			ctx := context.Background()
-			dir := t.TempDir()
-			importDoc(t, dir, shopDoc(t, "rel_41", 41, nil))
-			importDoc(t, dir, shopDoc(t, "rel_42", 42, nil))
-			path := filepath.Join(dir, "releases/shop/rel_41.json.zst")
-			writeFile(t, path, tc.harm([]byte(readFile(t, path))))
-			c := openCache(t, dir)
-			list, err := c.Releases(ctx, "shop")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(list) != 1 || list[0].ID != "rel_42" {
-				t.Errorf("releases = %+v, want only rel_42", list)
-			}
-			if _, err := os.Stat(path); err != nil {
-				t.Errorf("the damaged file was removed: %v", err)
-			}
-			if cur, err := c.Store().Current(ctx, shopDev); err != nil || cur.ID != "rel_42" {
-				t.Errorf("current = %q, %v", cur.ID, err)
-			}
-		})
-	}
-}
-
-// Prune removes both forms of a release's file.
-func TestPruneRemovesBothForms(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	importDoc(t, dir, shopDoc(t, "rel_41", 41, nil))
-	importDoc(t, dir, shopDoc(t, "rel_42", 42, nil))
-	plain := filepath.Join(dir, "releases/shop/rel_41.json")
-	writeFile(t, plain, []byte(readRelease(t, filepath.Join(dir, "releases/shop/rel_41.json.zst"))))
-	c := openCache(t, dir)
-	if _, err := c.Prune(ctx, "shop", "dev", 1); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := names(t, filepath.Join(dir, "releases/shop")), []string{"dev.current", "rel_42.json.zst"}; !slices.Equal(got, want) {
-		t.Errorf("files after prune = %v, want %v", got, want)
-	}
-}
-
-// names lists the files of dir, temp files (dot files) left out.
-func names(tb testing.TB, dir string) []string {
+// wantIndexed checks that the index records shop's release file name
+// with its size and digest.
+func wantIndexed(tb testing.TB, dir, name string, size int64) {
 	tb.Helper()
-	entries, err := os.ReadDir(dir)
+	c := openCache(tb, dir)
+	defer c.Close()
+	files, err := c.Store().IndexedFiles(context.Background())
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var out []string
-	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".") {
-			out = append(out, e.Name())
+	id, _ := releaseID(name)
+	file := files[store.ReleaseKey{Project: "shop", ID: id}]
+	if want := tree(tb, dir)["releases/shop/"+name]; file.Size != size || file.Digest != "sha256:"+want {
+		tb.Errorf("indexed file = %d bytes, %s; want %d bytes, sha256:%s", file.Size, file.Digest, size, want)
+	}
+}
+
+// syncedAt matches the time of an import in a release file, which differs
+// from one import to the next.
+var syncedAt = regexp.MustCompile(`"syncedAt":"[^"]*"`)
+
+// The writer switches form as the document passes the threshold: a
+// document of exactly the threshold stays plain; one byte over, or
+// passing it early or midway, the file is compressed and holds the same
+// bytes the plain file would, the part written before the switch
+// included. No temp file is left either way.
+func TestPackThresholdSwitchesMidway(t *testing.T) {
+	doc := mediumDoc(t)
+	write := func(threshold int64) (name, content string, size int64) {
+		t.Helper()
+		setPackThreshold(t, threshold)
+		dir := t.TempDir()
+		importDoc(t, dir, doc)
+		if leftovers := temps(t, dir); len(leftovers) > 0 {
+			t.Errorf("threshold %d: temp files left: %v", threshold, leftovers)
+		}
+		got := names(t, filepath.Join(dir, "releases/big"))
+		if len(got) != 2 {
+			t.Fatalf("threshold %d: files = %v, want dev.current and one release file", threshold, got)
+		}
+		path := filepath.Join(dir, "releases/big", got[1])
+		content = readRelease(t, path)
+		return got[1], syncedAt.ReplaceAllString(content, ""), int64(len(content))
+	}
+	name, plain, size := write(packThreshold)
+	if name != "rel_big.json" {
+		t.Fatalf("under the threshold: %s, want rel_big.json", name)
+	}
+	for _, tc := range []struct {
+		threshold int64
+		want      string
+	}{
+		{size, "rel_big.json"},
+		{size - 1, "rel_big.json.zst"},
+		{size / 2, "rel_big.json.zst"},
+		{1, "rel_big.json.zst"},
+	} {
+		name, content, _ := write(tc.threshold)
+		if name != tc.want {
+			t.Errorf("threshold %d of a %d-byte document: %s, want %s", tc.threshold, size, name, tc.want)
+		}
+		if content != plain {
+			t.Errorf("threshold %d: the file holds %d bytes of document, want the %d of the plain file", tc.threshold, len(content), len(plain))
 		}
 	}
-	return out
 }

@@ -118,11 +118,11 @@ func TestWatchFollowsReleaseFiles(t *testing.T) {
 	w.until("rel_41 to be current again", func() bool { return w.currentID() == "rel_41" })
 
 	// The current release's file is removed: NO_RELEASE; restored: back.
-	file := filepath.Join(dir, "releases/shop/rel_41.json.zst")
+	file := filepath.Join(dir, "releases/shop/rel_41.json")
 	saved := readFile(t, file)
 	os.Remove(file)
 	w.until("NO_RELEASE", func() bool { return w.currentID() == string(store.NoRelease) })
-	putFile(t, dir, "shop", "rel_41.json.zst", []byte(saved))
+	putFile(t, dir, "shop", "rel_41.json", []byte(saved))
 	w.until("rel_41 to be served again", func() bool { return w.currentID() == "rel_41" })
 
 	// A project folder created after the watch started.
@@ -134,6 +134,37 @@ func TestWatchFollowsReleaseFiles(t *testing.T) {
 		ri, err := w.Store().Current(context.Background(), store.Target{Project: "blog", Environment: "dev"})
 		return err == nil && ri.ID == "rel_1"
 	})
+}
+
+// The watcher follows compressed release files as it does plain ones: one
+// appears, a plain file of the same release dropped beside it (newer)
+// takes over, and when that goes the compressed one is served again.
+func TestWatchFollowsCompressedFiles(t *testing.T) {
+	dir := t.TempDir()
+	importDoc(t, dir, shopDoc(t, "rel_41", 41, nil))
+	w := startWatch(t, dir, WatchOptions{})
+	comment := func() string {
+		tbl, err := readTable(t, w.Store(), shopDev, "", "posts")
+		if err != nil {
+			return string(store.ErrorCode(err))
+		}
+		return tbl.Comment
+	}
+
+	putFile(t, dir, "shop", "rel_42.json.zst", packBytes(t, commented(t, "rel_42", 42, "compressed")))
+	putFile(t, dir, "shop", "dev.current", []byte("rel_42\n"))
+	w.until("rel_42 from its compressed file", func() bool { return w.currentID() == "rel_42" && comment() == "compressed" })
+
+	putFile(t, dir, "shop", "rel_42.json", commented(t, "rel_42", 42, "plain"))
+	later := time.Now().Add(time.Minute) // newer than the compressed file, whatever the clock's grain
+	os.Chtimes(filepath.Join(dir, "releases/shop/rel_42.json"), later, later)
+	w.until("the newer plain file", func() bool { return comment() == "plain" })
+
+	os.Remove(filepath.Join(dir, "releases/shop/rel_42.json"))
+	w.until("the compressed file again", func() bool { return comment() == "compressed" })
+
+	os.Remove(filepath.Join(dir, "releases/shop/rel_42.json.zst"))
+	w.until("NO_RELEASE", func() bool { return w.currentID() == string(store.NoRelease) })
 }
 
 func TestWatchSurvivesReleasesFolderRecreated(t *testing.T) {

@@ -53,7 +53,7 @@ func TestDemo(t *testing.T) {
 		}
 	}
 	// An explicit --cache-dir keeps the synced cache.
-	if _, err := os.Stat(filepath.Join(cache, "releases/shop/rel_42.json.zst")); err != nil {
+	if _, err := os.Stat(filepath.Join(cache, "releases/shop/rel_42.json")); err != nil {
 		t.Errorf("--cache-dir: %v", err)
 	}
 }

@@ -99,7 +99,7 @@ func TestServeFollowsOtherProcesses(t *testing.T) {
 	waitFor("snapshot use rel_41", "rel_41")
 
 	// The current release's file goes away, then comes back.
-	file := filepath.Join(c.cacheDir(), "releases", "shop", "rel_41.json.zst")
+	file := filepath.Join(c.cacheDir(), "releases", "shop", "rel_41.json")
 	saved := filepath.Join(t.TempDir(), "rel_41.json")
 	if err := os.Rename(file, saved); err != nil {
 		t.Fatal(err)

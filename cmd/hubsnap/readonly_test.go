@@ -260,7 +260,7 @@ func TestReadOnlyCache(t *testing.T) {
 	// that is said.
 	r.asOwner(func() {
 		later := time.Now().Add(time.Hour)
-		os.Chtimes(filepath.Join(cache, "releases", "shop", "rel_41.json.zst"), later, later)
+		os.Chtimes(filepath.Join(cache, "releases", "shop", "rel_41.json"), later, later)
 	})
 	res = r.run(t, "snapshot", "list", "--json")
 	currentIs(t, res, "rel_42")

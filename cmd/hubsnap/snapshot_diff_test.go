@@ -151,7 +151,7 @@ func TestSnapshotPrune(t *testing.T) {
 	if r.stdout != want {
 		t.Errorf("prune --keep 1:\n%s\nwant:\n%s", r.stdout, want)
 	}
-	if exists(filepath.Join(c.cacheDir(), "releases", "shop", "rel_41.json.zst")) {
+	if exists(filepath.Join(c.cacheDir(), "releases", "shop", "rel_41.json")) {
 		t.Error("rel_41.json is still there")
 	}
 	if list := c.ok("snapshot", "list").stdout; strings.Contains(list, "rel_41") {

@@ -155,7 +155,7 @@ func TestSync(t *testing.T) {
 	if got := current(t, c, "dev"); got != "rel_42\n" {
 		t.Errorf("dev.current = %q, want \"rel_42\\n\"", got)
 	}
-	if !exists(filepath.Join(c.cacheDir(), "releases", "shop", "rel_42.json.zst")) {
+	if !exists(filepath.Join(c.cacheDir(), "releases", "shop", "rel_42.json")) {
 		t.Errorf("no release file after sync")
 	}
 	noSecretsCached(t, c)
@@ -359,7 +359,7 @@ func TestSyncFailureKeepsCache(t *testing.T) {
 	if got := current(t, c, "dev"); got != "rel_42\n" {
 		t.Errorf("dev.current = %q, want rel_42", got)
 	}
-	if exists(filepath.Join(c.cacheDir(), "releases", "shop", "rel_43.json.zst")) || exists(filepath.Join(c.cacheDir(), "releases", "shop", "rel_43.json")) {
+	if exists(filepath.Join(c.cacheDir(), "releases", "shop", "rel_43.json")) {
 		t.Errorf("a release with a wrong digest was written")
 	}
 }
