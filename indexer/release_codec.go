@@ -33,8 +33,8 @@ const packThreshold = 16 << 20
 var packAbove int64 = packThreshold
 
 // packerLevel is the zstd level release files are written with: zstd's
-// fastest, about level 1 of the reference tool (docs/benchmarks.md,
-// "cachesize").
+// fastest, about level 1 of the reference tool (docs/design.md,
+// "Compressed release files").
 const packerLevel = zstd.SpeedFastest
 
 // maxPackedWindow bounds the window a compressed release file may ask of
