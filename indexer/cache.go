@@ -19,10 +19,12 @@ import (
 //
 //	{cache}/index.db                                  the index, derived
 //	{cache}/releases/{project}/{id}.json              sanitized release files
+//	{cache}/releases/{project}/{id}.json.zst          one over 16 MiB, zstd (release_codec.go)
 //	{cache}/releases/{project}/{environment}.current  the current release id
 const (
 	indexFile      = "index.db"
 	releasesDir    = "releases"
+	packedExt      = ".json.zst"
 	releaseExt     = ".json"
 	currentExt     = ".current"
 	maxReleaseFile = 2 * hub.DefaultMaxBodySize // a guard against reading a huge stray file
@@ -149,9 +151,14 @@ func (c *Cache) projectDir(project string) string {
 	return filepath.Join(c.dir, releasesDir, project)
 }
 
-func (c *Cache) releaseFile(project, id string) string {
-	return filepath.Join(c.projectDir(project), id+releaseExt)
+// releaseFile is the path of id's release file of the form ext: releaseExt
+// (plain) or packedExt (compressed, release_codec.go).
+func (c *Cache) releaseFile(project, id, ext string) string {
+	return filepath.Join(c.projectDir(project), id+ext)
 }
+
+// releaseForms are the two forms of a release file, plain and compressed.
+var releaseForms = [...]string{releaseExt, packedExt}
 
 func (c *Cache) currentFile(project, environment string) string {
 	return filepath.Join(c.projectDir(project), environment+currentExt)

@@ -29,6 +29,7 @@
 //
 //	{cache}/index.db                                  the index, derived
 //	{cache}/releases/{project}/{id}.json              sanitized release files
+//	{cache}/releases/{project}/{id}.json.zst          one over 16 MiB, zstd (release_codec.go)
 //	{cache}/releases/{project}/{environment}.current  the current release id
 //
 // The release files are the truth; the index is derived from them. Release

@@ -27,6 +27,12 @@ type fileStat struct {
 	size, mtime int64
 }
 
+// seenFile is a release file the cheap check saw: its path and state.
+type seenFile struct {
+	path string
+	fileStat
+}
+
 func statOf(info os.FileInfo) fileStat {
 	return fileStat{size: info.Size(), mtime: info.ModTime().UnixNano()}
 }
@@ -49,7 +55,7 @@ func (c *Cache) stale(ctx context.Context) (bool, error) {
 	}
 	for key, st := range sc.files {
 		was, ok := known[key]
-		if (!ok || was.Size != st.size || was.MTime != st.mtime) && !c.invalid.has(c.releaseFile(key.Project, key.ID), st) {
+		if (!ok || was.Size != st.size || was.MTime != st.mtime) && !c.invalid.has(st.path, st.fileStat) {
 			return true, nil
 		}
 	}
@@ -67,7 +73,7 @@ func (c *Cache) stale(ctx context.Context) (bool, error) {
 
 // scan is what the cheap check saw of the release files.
 type scan struct {
-	files    map[store.ReleaseKey]fileStat
+	files    map[store.ReleaseKey]seenFile
 	pointers []store.Pointer
 	unknown  map[string]bool // projects whose folder or pointers could not be read
 	blind    bool            // releases/ could not be read
@@ -76,7 +82,7 @@ type scan struct {
 // scanFiles lists the release files of the cache and reads its .current
 // files, as the reconcile would, without a word about what it skips.
 func (c *Cache) scanFiles() scan {
-	sc := scan{files: map[store.ReleaseKey]fileStat{}, unknown: map[string]bool{}}
+	sc := scan{files: map[store.ReleaseKey]seenFile{}, unknown: map[string]bool{}}
 	root := filepath.Join(c.dir, releasesDir)
 	if realDir(root) != nil {
 		return sc
@@ -108,11 +114,10 @@ func (c *Cache) scanFiles() scan {
 				case errors.Is(err, os.ErrPermission):
 					sc.unknown[p.Name()] = true
 				}
-			} else if id, ok := splitName(e.Name(), releaseExt); ok {
-				if info, err := e.Info(); err == nil {
-					sc.files[store.ReleaseKey{Project: p.Name(), ID: id}] = statOf(info)
-				}
 			}
+		}
+		for id, info := range releaseEntries(entries) {
+			sc.files[store.ReleaseKey{Project: p.Name(), ID: id}] = seenFile{filepath.Join(dir, info.Name()), statOf(info)}
 		}
 	}
 	return sc

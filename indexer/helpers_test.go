@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -184,6 +185,27 @@ func writeFile(tb testing.TB, path string, data []byte) {
 }
 
 func removeFile(path string) error { return os.Remove(path) }
+
+// readRelease returns the document of the release file at path, plain or
+// compressed (release_codec.go).
+func readRelease(tb testing.TB, path string) string {
+	tb.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	doc, closeDoc, err := unpack(filepath.Base(path), f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer closeDoc()
+	data, err := io.ReadAll(doc)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return string(data)
+}
 
 // answerTable is what the indexer's tests read of a schema_get_table answer.
 type answerTable struct {

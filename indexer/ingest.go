@@ -192,8 +192,10 @@ func (c *Cache) place(rel store.Release, file *releaseFile, makeCurrent bool) (p
 	if err := c.realDirs(rel.Project); err != nil {
 		return nil, err
 	}
-	if err := realFile(c.releaseFile(rel.Project, rel.ID)); err != nil {
-		return nil, err
+	for _, ext := range releaseForms {
+		if err := realFile(c.releaseFile(rel.Project, rel.ID, ext)); err != nil {
+			return nil, err
+		}
 	}
 	dir, removeDirs, err := makeDirs(c.projectDir(rel.Project))
 	if err != nil {
@@ -204,12 +206,23 @@ func (c *Cache) place(rel store.Release, file *releaseFile, makeCurrent bool) (p
 			removeDirs()
 		}
 	})
-	f, err := atomicfile.Replace(file.path, c.releaseFile(rel.Project, rel.ID))
+	f, err := atomicfile.Replace(file.path, c.releaseFile(rel.Project, rel.ID, file.ext()))
 	if err != nil {
 		placed(false)
 		return nil, fmt.Errorf("write release %s: %w", rel.ID, err)
 	}
 	undo = append([]func(bool){f}, undo...) // put the file back before removing its folder
+	// The release's file of the other form, if any, goes with the commit:
+	// a release has one file (release_codec.go).
+	other := packedExt
+	if file.ext() == packedExt {
+		other = releaseExt
+	}
+	if f, err = atomicfile.Remove(c.releaseFile(rel.Project, rel.ID, other)); err != nil {
+		placed(false)
+		return nil, fmt.Errorf("write release %s: %w", rel.ID, err)
+	}
+	undo = append([]func(bool){f}, undo...)
 	if makeCurrent {
 		f, err := c.writeCurrent(rel.Project, rel.Environment, rel.ID)
 		if err != nil {

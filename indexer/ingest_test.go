@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -84,6 +85,10 @@ func TestIngestLarge(t *testing.T) {
 	if res.Tables != storetest.Large.Tables || res.Logics != storetest.Large.Logics {
 		t.Errorf("imported %d tables and %d logics, want %d and %d", res.Tables, res.Logics,
 			storetest.Large.Tables, storetest.Large.Logics)
+	}
+	// Its 18.7 MB of JSON is over packThreshold: the file is compressed.
+	if got, want := names(t, filepath.Join(dir, "releases/big")), []string{"dev.current", "rel_big.json.zst"}; !slices.Equal(got, want) {
+		t.Errorf("files = %v, want %v", got, want)
 	}
 	// Rebuilt from its release file alone, the index answers the same.
 	c := openCache(t, dir)

@@ -88,9 +88,19 @@ func (c *Cache) pruneRelease(ctx context.Context, ri store.ReleaseInfo) error {
 	if c.pointsAt(ri.Project, ri.Environment, ri.ID) {
 		return store.Errorf(store.InvalidArgument, "release %q is current; it is never pruned", ri.ID)
 	}
-	finish, err := atomicfile.Remove(c.releaseFile(ri.Project, ri.ID))
-	if err != nil {
-		return fmt.Errorf("remove release %s: %w", ri.ID, err)
+	var undo []func(bool) // both forms of its file (release_codec.go)
+	finish := func(ok bool) {
+		for _, f := range undo {
+			f(ok)
+		}
+	}
+	for _, ext := range releaseForms {
+		f, err := atomicfile.Remove(c.releaseFile(ri.Project, ri.ID, ext))
+		if err != nil {
+			finish(false)
+			return fmt.Errorf("remove release %s: %w", ri.ID, err)
+		}
+		undo = append(undo, f)
 	}
 	if err := atomicfile.SyncDir(dir); err != nil {
 		finish(false)

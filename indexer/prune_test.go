@@ -93,7 +93,7 @@ func TestPruneRefusesWhatTheCurrentFileNames(t *testing.T) {
 	if err := c.pruneRelease(ctx, ri); store.ErrorCode(err) != store.InvalidArgument {
 		t.Fatalf("prune of the release .current names: %v, want INVALID_ARGUMENT", err)
 	}
-	if _, err := os.Stat(c.releaseFile("shop", "rel_40")); err != nil {
+	if _, err := os.Stat(c.releaseFile("shop", "rel_40", releaseExt)); err != nil {
 		t.Errorf("release file: %v", err)
 	}
 	if _, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: "shop", ID: "rel_40"}); err != nil {

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -153,11 +154,10 @@ func (c *Cache) reconcileProject(ctx context.Context, project string, known map[
 		return nil, 0, fmt.Errorf("read cache: %w", err)
 	}
 	var pointers []store.Pointer
-	indexed := 0
 	for _, e := range entries {
 		name := e.Name()
 		_, isPointer := splitName(name, currentExt)
-		_, isRelease := splitName(name, releaseExt)
+		_, isRelease := releaseID(name)
 		if e.Type()&os.ModeSymlink != 0 && (isPointer || isRelease) {
 			c.log.Warn("skipping a file of the cache", "err", &linkError{filepath.Join(dir, name)})
 		}
@@ -171,21 +171,21 @@ func (c *Cache) reconcileProject(ctx context.Context, project string, known map[
 				continue
 			}
 			pointers = append(pointers, store.Pointer{Project: project, Environment: env, ID: id})
-			continue
 		}
-		id, ok := splitName(name, releaseExt)
-		if !ok {
-			continue
-		}
+	}
+	indexed := 0
+	files := releaseEntries(entries)
+	for _, id := range slices.Sorted(maps.Keys(files)) {
+		info := files[id]
 		key := store.ReleaseKey{Project: project, ID: id}
-		env, state, err := c.reconcileRelease(ctx, key, e, known)
+		env, state, err := c.reconcileRelease(ctx, key, info, known)
 		if err != nil {
 			return nil, 0, err
 		}
 		if state != skipped {
 			valid[key] = env
-		} else if info, err := e.Info(); err == nil {
-			c.invalid.add(filepath.Join(dir, name), info)
+		} else {
+			c.invalid.add(filepath.Join(dir, info.Name()), info)
 		}
 		if state == reindexed {
 			indexed++
@@ -205,13 +205,9 @@ const (
 
 // reconcileRelease indexes one release file if it changed. It reports what
 // it did and the release's environment.
-func (c *Cache) reconcileRelease(ctx context.Context, key store.ReleaseKey, e os.DirEntry,
+func (c *Cache) reconcileRelease(ctx context.Context, key store.ReleaseKey, info os.FileInfo,
 	known map[store.ReleaseKey]store.IndexedFile) (string, fileState, error) {
-	info, err := e.Info()
-	if err != nil {
-		return "", skipped, nil // gone since the listing
-	}
-	path := c.releaseFile(key.Project, key.ID)
+	path := filepath.Join(c.projectDir(key.Project), info.Name())
 	was, indexed := known[key]
 	if indexed && was.Size == info.Size() && was.MTime == info.ModTime().UnixNano() {
 		return was.Environment, unchanged, nil
@@ -240,8 +236,13 @@ func (c *Cache) reconcileRelease(ctx context.Context, key store.ReleaseKey, e os
 		c.log.Warn("skipping release file: cannot read it", "file", path, "err", err)
 		return "", skipped, nil
 	}
+	doc, closeDoc, err := unpack(info.Name(), io.LimitReader(f, n))
+	if err != nil {
+		return "", skipped, err
+	}
+	defer closeDoc()
 	c.log.Info("indexing release file", "project", key.Project, "release", key.ID)
-	ri, err := c.ingest(ctx, bufio.NewReaderSize(io.LimitReader(f, n), 64<<10), ingest{
+	ri, err := c.ingest(ctx, bufio.NewReaderSize(doc, 64<<10), ingest{
 		// A file put here by hand, not by hubsnap, says nothing of where
 		// it came from.
 		origin: store.Origin{Source: store.SourceImport, Digest: file.Digest,
@@ -255,7 +256,7 @@ func (c *Cache) reconcileRelease(ctx context.Context, key store.ReleaseKey, e os
 		},
 	})
 	_, invalid := errors.AsType[*snapshot.Error](err)
-	if invalid || errors.Is(err, errWrongRelease) {
+	if invalid || errors.Is(err, errWrongRelease) || unreadable(err) {
 		c.log.Warn("skipping release file", "file", path, "err", err)
 		return "", skipped, nil
 	}

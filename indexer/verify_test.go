@@ -11,8 +11,17 @@ import (
 
 // TestVerify: a healthy index is healthy, also when a release file changed
 // since it was indexed (the index lags; that is not damage); a damaged page
-// and a row changed behind hubsnap's back are found; repair repairs them.
+// and a row changed behind hubsnap's back are found; repair repairs them,
+// from plain release files and from compressed ones alike.
 func TestVerify(t *testing.T) {
+	t.Run("plain", func(t *testing.T) { testVerify(t, releaseExt) })
+	t.Run("compressed", func(t *testing.T) {
+		setPackThreshold(t, 1000)
+		testVerify(t, packedExt)
+	})
+}
+
+func testVerify(t *testing.T, ext string) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	importDoc(t, dir, shopDoc(t, "rel_41", 41, nil))
@@ -31,7 +40,12 @@ func TestVerify(t *testing.T) {
 	}
 
 	// A release file rewritten since it was indexed.
-	writeFile(t, filepath.Join(dir, "releases/shop/rel_41.json"), []byte(readFile(t, filepath.Join(dir, "releases/shop/rel_41.json"))+" "))
+	file := filepath.Join(dir, "releases/shop/rel_41"+ext)
+	edited := []byte(readRelease(t, file) + " ")
+	if ext == packedExt {
+		edited = packBytes(t, edited)
+	}
+	writeFile(t, file, edited)
 	if rep := verify(false); !rep.Healthy() {
 		t.Errorf("an index behind its release files: %+v, want healthy", rep)
 	}

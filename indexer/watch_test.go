@@ -136,6 +136,37 @@ func TestWatchFollowsReleaseFiles(t *testing.T) {
 	})
 }
 
+// The watcher follows compressed release files as it does plain ones: one
+// appears, a plain file of the same release dropped beside it (newer)
+// takes over, and when that goes the compressed one is served again.
+func TestWatchFollowsCompressedFiles(t *testing.T) {
+	dir := t.TempDir()
+	importDoc(t, dir, shopDoc(t, "rel_41", 41, nil))
+	w := startWatch(t, dir, WatchOptions{})
+	comment := func() string {
+		tbl, err := readTable(t, w.Store(), shopDev, "", "posts")
+		if err != nil {
+			return string(store.ErrorCode(err))
+		}
+		return tbl.Comment
+	}
+
+	putFile(t, dir, "shop", "rel_42.json.zst", packBytes(t, commented(t, "rel_42", 42, "compressed")))
+	putFile(t, dir, "shop", "dev.current", []byte("rel_42\n"))
+	w.until("rel_42 from its compressed file", func() bool { return w.currentID() == "rel_42" && comment() == "compressed" })
+
+	putFile(t, dir, "shop", "rel_42.json", commented(t, "rel_42", 42, "plain"))
+	later := time.Now().Add(time.Minute) // newer than the compressed file, whatever the clock's grain
+	os.Chtimes(filepath.Join(dir, "releases/shop/rel_42.json"), later, later)
+	w.until("the newer plain file", func() bool { return comment() == "plain" })
+
+	os.Remove(filepath.Join(dir, "releases/shop/rel_42.json"))
+	w.until("the compressed file again", func() bool { return comment() == "compressed" })
+
+	os.Remove(filepath.Join(dir, "releases/shop/rel_42.json.zst"))
+	w.until("NO_RELEASE", func() bool { return w.currentID() == string(store.NoRelease) })
+}
+
 func TestWatchSurvivesReleasesFolderRecreated(t *testing.T) {
 	dir := t.TempDir()
 	importDoc(t, dir, shopDoc(t, "rel_41", 41, nil))
