@@ -12,12 +12,15 @@ import (
 // for a table whose answer would pass AnswerBudget, the cut answer.
 
 // The parts of a table's answer, each as schema_get_table shows it: SQL
-// expressions over one row of columns, foreign_keys or indexes, written
-// here once. The INSERTs of those rows (table.go, foreign_key.go) store
-// them in the rows' json and ref_json columns, and the statements that
-// compose answers (qTableJSON and qTableCut below, qDiffTableDocs) read
-// them as they are: composing the parts at every call would cost more than
-// the rest of the answer (docs/index.md, "Answers and plain data").
+// expressions over one row of columns or indexes, written here once. The
+// INSERTs of those rows (table.go) store them in the rows' json columns,
+// and the statements that compose answers (qTableJSON and qTableCut below,
+// qDiffTableDocs) read them as they are: composing a column's part at
+// every call would cost more than the rest of the answer (docs/index.md,
+// "Answers and plain data"). A foreign key's two parts, json and ref_json,
+// are VIRTUAL generated columns of foreign_keys instead, computed when
+// read (migrations/0010_slim_foreign_keys.sql): a table has a few keys,
+// and storing them cost more bytes than computing them costs time.
 // Optional members are left out rather than null: a NULL argument of
 // concat() adds nothing, where json_quote(NULL) would add null.
 const (
@@ -27,21 +30,6 @@ const (
 		iif(comment IS NULL, NULL, concat(',"comment":', json_quote(comment))),
 		iif(default_value IS NULL, NULL, concat(',"default":', json_quote(default_value))),
 		iif(enum_values IS NULL, NULL, concat(',"enum":', enum_values)), '}')`
-	// foreignKeyJSON is a foreign key as answer.ForeignKey, among its own
-	// table's foreignKeys.
-	foreignKeyJSON = `concat('{', iif(name IS NULL, NULL, concat('"name":', json_quote(name), ',')),
-		iif(json_array_length(columns) = 1, concat('"column":', columns -> 0, ','), NULL),
-		'"columns":', columns, ',"references":{"table":', json_quote(ref_table),
-		iif(ref_connection = connection, NULL, concat(',"connection":', json_quote(ref_connection))),
-		iif(json_array_length(ref_columns) = 1, concat(',"column":', ref_columns -> 0), NULL),
-		',"columns":', ref_columns, '}',
-		iif(on_delete IS NULL, NULL, concat(',"onDelete":', json_quote(on_delete))), '}')`
-	// referenceJSON is a foreign key as answer.Reference, among the
-	// referenced table's referencedBy.
-	referenceJSON = `concat('{"table":', json_quote(table_name),
-		iif(connection = ref_connection, NULL, concat(',"connection":', json_quote(connection))),
-		iif(name IS NULL, NULL, concat(',"name":', json_quote(name))),
-		',"columns":', columns, ',"referencedColumns":', ref_columns, '}')`
 	// indexJSON is an index as answer.Index.
 	indexJSON = `concat('{', iif(name IS NULL, NULL, concat('"name":', json_quote(name), ',')),
 		'"columns":', columns, ',"unique":', iif(is_unique, 'true', 'false'), '}')`
