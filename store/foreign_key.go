@@ -14,14 +14,20 @@ import (
 // (spill.go: a bounded buffer, sorted runs on disk beyond it) and are
 // written last, sorted, and so appended.
 
-// insertForeignKey writes a key. Its parts of the schema_get_table
-// answers, json (among its own table's foreignKeys) and ref_json (among
-// the referenced table's referencedBy), are VIRTUAL generated columns
-// that SQLite computes when they are read, so nothing here builds or
-// binds them (migrations/0010_slim_foreign_keys.sql).
+// insertForeignKey writes a key with ref_json, its part of the
+// referenced table's schema_get_table answer (referenceJSON). Its part of
+// its own table's answer (foreignKeyJSON) is computed by SQLite into the
+// index foreign_keys_by_table, the only place it is stored
+// (migrations/0010_foreign_keys_by_table.sql). The VALUES tuple is what a
+// batch repeats for more rows.
 const insertForeignKey = `INSERT INTO foreign_keys (release, ref_connection, ref_table, connection, table_name, position,
-		table_id, name, columns, ref_columns, on_delete)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+		table_id, name, columns, ref_columns, on_delete, ref_json)
+	SELECT release, ref_connection, ref_table, connection, table_name, position,
+		table_id, name, columns, ref_columns, on_delete, ` + referenceJSON + `
+	FROM (SELECT column1 AS release, column2 AS ref_connection, column3 AS ref_table, column4 AS connection,
+			column5 AS table_name, column6 AS position, column7 AS table_id, column8 AS name,
+			column9 AS columns, column10 AS ref_columns, column11 AS on_delete
+		FROM (VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)))`
 
 // addKey buffers one foreign key for writeKeys: its sort key (the
 // primary key of foreign_keys after release), then its other fields.

@@ -171,7 +171,7 @@ const (
 //
 //	INSERT INTO columns (table_id, position, ...) VALUES (?, ?, ...)
 //
-// or inside a SELECT that the rows go through (see insertColumn).
+// or inside a SELECT that the rows go through (see insertForeignKey).
 // With a pipeline, the statements run on the pipeline's goroutine.
 type batch struct {
 	tx     *sql.Tx
