@@ -15,7 +15,8 @@ import (
 // HUBSNAP_BENCH_TABLES) into an empty cache, as `snapshot import` does,
 // and reports the size of index.db (index-MB), the release file's
 // (file-MB) and the JSON's (json-MB), and logs, from SQLite's dbstat,
-// the bytes of each table with its indexes and of the largest columns:
+// the bytes of each table with its indexes, and the text of the largest
+// columns:
 // what docs/benchmarks.md's "slimindex" section lists. Sizes are in
 // millions of bytes.
 //
@@ -121,7 +122,8 @@ func indexSizes(tb testing.TB, dir string) (index, release int64, report string)
 		tb.Fatal(err)
 	}
 	fmt.Fprintf(&sb, "  %-24s %7.1f MB\n", "(free pages)", float64(free)/1e6)
-	// The stored text of the widest columns: what each costs in the rows.
+	// The text of the answers' parts and of the findings' messages, wherever
+	// it is stored (foreign_keys.json only in foreign_keys_by_table).
 	for _, c := range [][2]string{{"columns", "json"}, {"foreign_keys", "json"}, {"foreign_keys", "ref_json"},
 		{"schema_findings", "message"}, {"indexes", "json"}} {
 		var bytes sql.NullInt64
