@@ -122,8 +122,7 @@ func indexSizes(tb testing.TB, dir string) (index, release int64, report string)
 		tb.Fatal(err)
 	}
 	fmt.Fprintf(&sb, "  %-24s %7.1f MB\n", "(free pages)", float64(free)/1e6)
-	// The text of the answers' parts and of the findings' messages, wherever
-	// it is stored (foreign_keys.json only in foreign_keys_by_table).
+	// The text of the answers' stored parts and of the findings' messages.
 	for _, c := range [][2]string{{"columns", "json"}, {"foreign_keys", "json"}, {"foreign_keys", "ref_json"},
 		{"schema_findings", "message"}, {"indexes", "json"}} {
 		var bytes sql.NullInt64

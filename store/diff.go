@@ -106,8 +106,7 @@ SELECT t.id, '{"comment":' || json_quote(coalesce(t.comment, ''))
 	|| ',"primaryKey":' || (
 		SELECT json_group_array(name) FROM (SELECT name FROM columns WHERE table_id = t.id AND pk_position IS NOT NULL ORDER BY pk_position))
 	|| ',"foreignKeys":[' || coalesce((
-		SELECT group_concat(json, ',') FROM (SELECT ` + foreignKeyJSON + ` AS json
-			FROM foreign_keys WHERE table_id = t.id ORDER BY position)), '') || ']'
+		SELECT group_concat(json, ',') FROM (SELECT json FROM foreign_keys WHERE table_id = t.id ORDER BY position)), '') || ']'
 	|| ',"indexes":[' || coalesce((
 		SELECT group_concat(json, ',') FROM (SELECT json FROM indexes WHERE table_id = t.id ORDER BY position)), '') || ']}' AS doc
 FROM json_each(?1) j CROSS JOIN tables t ON t.id = j.value`)

@@ -14,16 +14,16 @@ import (
 // (spill.go: a bounded buffer, sorted runs on disk beyond it) and are
 // written last, sorted, and so appended.
 
-// insertForeignKey writes a key with ref_json, its part of the
-// referenced table's schema_get_table answer (referenceJSON). Its part of
-// its own table's answer (foreignKeyJSON) is computed by SQLite into the
-// index foreign_keys_by_table, the only place it is stored
-// (migrations/0010_foreign_keys_by_table.sql). The VALUES tuple is what a
-// batch repeats for more rows.
+// insertForeignKey writes a key with its parts of the schema_get_table
+// answers: json as its own table's foreignKeys show it (foreignKeyJSON),
+// ref_json as the referenced table's referencedBy does (referenceJSON).
+// json is in the index foreign_keys_by_table, so that a table's own keys
+// are read from the index alone (migrations/0006_foreign_key_json.sql).
+// The VALUES tuple is what a batch repeats for more rows.
 const insertForeignKey = `INSERT INTO foreign_keys (release, ref_connection, ref_table, connection, table_name, position,
-		table_id, name, columns, ref_columns, on_delete, ref_json)
+		table_id, name, columns, ref_columns, on_delete, json, ref_json)
 	SELECT release, ref_connection, ref_table, connection, table_name, position,
-		table_id, name, columns, ref_columns, on_delete, ` + referenceJSON + `
+		table_id, name, columns, ref_columns, on_delete, ` + foreignKeyJSON + `, ` + referenceJSON + `
 	FROM (SELECT column1 AS release, column2 AS ref_connection, column3 AS ref_table, column4 AS connection,
 			column5 AS table_name, column6 AS position, column7 AS table_id, column8 AS name,
 			column9 AS columns, column10 AS ref_columns, column11 AS on_delete

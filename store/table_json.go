@@ -14,8 +14,7 @@ import (
 // The parts of a table's answer, each as schema_get_table shows it: SQL
 // expressions over one row of columns, foreign_keys or indexes, written
 // here once. The INSERTs of those rows (table.go, foreign_key.go) store
-// them in the rows' json and ref_json columns (a foreign key's json in
-// foreign_keys_by_table instead, see foreignKeyJSON), and the statements that
+// them in the rows' json and ref_json columns, and the statements that
 // compose answers (qTableJSON and qTableCut below, qDiffTableDocs) read
 // them as they are: composing the parts at every call would cost more than
 // the rest of the answer (docs/index.md, "Answers and plain data").
@@ -29,21 +28,14 @@ const (
 		iif(default_value IS NULL, NULL, concat(',"default":', json_quote(default_value))),
 		iif(enum_values IS NULL, NULL, concat(',"enum":', enum_values)), '}')`
 	// foreignKeyJSON is a foreign key as answer.ForeignKey, among its own
-	// table's foreignKeys. It is not stored in the row: it is the third
-	// part of the index foreign_keys_by_table, word for word as migration
-	// 10 wrote it there (with || and iif, not concat), and SQLite reads an
-	// indexed expression's value from the index when a statement asks for
-	// the same expression over the same table: a table's own keys are one
-	// range of the index (TestForeignKeyJSONFromIndex). Its column names
-	// must name foreign_keys' own columns where it is used.
-	foreignKeyJSON = `('{' || iif(name IS NULL, '', '"name":' || json_quote(name) || ',')
-		|| iif(json_array_length(columns) = 1, '"column":' || (columns -> 0) || ',', '')
-		|| '"columns":' || columns
-		|| ',"references":{"table":' || json_quote(ref_table)
-		|| iif(ref_connection = connection, '', ',"connection":' || json_quote(ref_connection))
-		|| iif(json_array_length(ref_columns) = 1, ',"column":' || (ref_columns -> 0), '')
-		|| ',"columns":' || ref_columns || '}'
-		|| iif(on_delete IS NULL, '', ',"onDelete":' || json_quote(on_delete)) || '}')`
+	// table's foreignKeys.
+	foreignKeyJSON = `concat('{', iif(name IS NULL, NULL, concat('"name":', json_quote(name), ',')),
+		iif(json_array_length(columns) = 1, concat('"column":', columns -> 0, ','), NULL),
+		'"columns":', columns, ',"references":{"table":', json_quote(ref_table),
+		iif(ref_connection = connection, NULL, concat(',"connection":', json_quote(ref_connection))),
+		iif(json_array_length(ref_columns) = 1, concat(',"column":', ref_columns -> 0), NULL),
+		',"columns":', ref_columns, '}',
+		iif(on_delete IS NULL, NULL, concat(',"onDelete":', json_quote(on_delete))), '}')`
 	// referenceJSON is a foreign key as answer.Reference, among the
 	// referenced table's referencedBy.
 	referenceJSON = `concat('{"table":', json_quote(table_name),
@@ -92,8 +84,7 @@ SELECT t.connection, t.name, iif(t.id IS NULL, NULL, CAST(concat(
 		FROM columns k LEFT JOIN columns k2 ON k2.table_id = k.table_id AND k2.pk_position = 2
 		WHERE k.table_id = t.id AND k.pk_position = 1), 'null'),
 	',"columns":[', (SELECT group_concat(json, ',') FROM (SELECT json FROM columns WHERE table_id = t.id ORDER BY position)), ']',
-	',"foreignKeys":[', (SELECT group_concat(json, ',') FROM (SELECT ` + foreignKeyJSON + ` AS json
-		FROM foreign_keys WHERE table_id = t.id ORDER BY position)), ']',
+	',"foreignKeys":[', (SELECT group_concat(json, ',') FROM (SELECT json FROM foreign_keys WHERE table_id = t.id ORDER BY position)), ']',
 	(SELECT concat(',"indexes":[', group_concat(json, ','), ']')
 		FROM (SELECT json FROM indexes WHERE table_id = t.id ORDER BY position)
 		HAVING count(*) > 0),
@@ -163,8 +154,8 @@ pk AS MATERIALIZED (
 		SELECT c.name, c.type, c.pk_position, '{"name":' || json_quote(c.name) || ',"type":' || json_quote(c.type) || '}' AS item
 		FROM columns c, t WHERE c.table_id = t.id AND c.pk_position IS NOT NULL)),
 fks AS MATERIALIZED (
-	SELECT json, sum(octet_length(json) + 1) OVER (ORDER BY position) AS bytes
-	FROM (SELECT position, ` + foreignKeyJSON + ` AS json FROM foreign_keys WHERE table_id = (SELECT id FROM t))),
+	SELECT f.json, sum(octet_length(f.json) + 1) OVER (ORDER BY f.position) AS bytes
+	FROM foreign_keys f, t WHERE f.table_id = t.id),
 ixs AS MATERIALIZED (
 	SELECT x.json, sum(octet_length(x.json) + 1) OVER (ORDER BY x.position) AS bytes
 	FROM indexes x, t WHERE x.table_id = t.id),
