@@ -108,7 +108,7 @@ SELECT t.id, '{"comment":' || json_quote(coalesce(t.comment, ''))
 	|| ',"foreignKeys":[' || coalesce((
 		SELECT group_concat(json, ',') FROM (SELECT json FROM foreign_keys WHERE table_id = t.id ORDER BY position)), '') || ']'
 	|| ',"indexes":[' || coalesce((
-		SELECT group_concat(json, ',') FROM (SELECT json FROM indexes WHERE table_id = t.id ORDER BY position)), '') || ']}'
+		SELECT group_concat(json, ',') FROM (SELECT json FROM indexes WHERE table_id = t.id ORDER BY position)), '') || ']}' AS doc
 FROM json_each(?1) j CROSS JOIN tables t ON t.id = j.value`)
 
 	// qDiffLogicDocs composes, for each logic id of the JSON array ?1, the

@@ -99,7 +99,7 @@ SELECT t.connection, t.name, iif(t.id IS NULL, NULL, CAST(concat(
 			ORDER BY connection, table_name, position LIMIT 100)
 		HAVING count(*) > 0),
 	` + usedByMember(0) + `,
-	'}') AS BLOB))
+	'}') AS BLOB)) AS answer
 FROM current_releases cr
 LEFT JOIN tables t ON t.release = cr.release AND t.name = ?3 AND (?4 IS NULL OR t.connection = ?4)
 WHERE cr.project = ?1 AND cr.environment = ?2
@@ -183,7 +183,7 @@ SELECT '{"name":' || json_quote(t.name) || ',"connection":' || json_quote(t.conn
 			|| iif(max(n) > 100 OR max(bytes) > 6144, ',"referencedByTotal":' || count(*), '')
 		FROM refs HAVING count(*) > 0), '')
 	|| coalesce(` + usedByMember(4096) + `, '')
-	|| '}',
+	|| '}' AS answer,
 	(SELECT max(position) FROM kept),
 	EXISTS (SELECT 1 FROM cols WHERE position > (SELECT max(position) FROM kept))
 FROM t`)
