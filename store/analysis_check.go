@@ -32,7 +32,7 @@ SELECT (SELECT group_concat(j, ',' ORDER BY n) FROM page WHERE kept),
 	(SELECT count(*) FROM page WHERE kept),
 	coalesce((SELECT max(bytes) FROM page WHERE kept), 0),
 	EXISTS (SELECT 1 FROM page WHERE NOT kept),
-	(SELECT json_array(logic_id, position) FROM page WHERE kept ORDER BY n DESC LIMIT 1)`)
+	(SELECT json_array(logic_id, position) FROM page WHERE kept ORDER BY n DESC LIMIT 1) AS last`)
 
 	// qLogicProblemsCount counts the problems whose codes are in the JSON
 	// array ?3 of the logics with ids from ?1 to below ?2.
@@ -40,7 +40,7 @@ SELECT (SELECT group_concat(j, ',' ORDER BY n) FROM page WHERE kept),
 WHERE logic_id >= ?1 AND logic_id < ?2 AND code IN (SELECT value FROM json_each(?3))`)
 
 	// qAnalysisPending says whether the analysis of release ?1 is pending.
-	qAnalysisPending = readQuery(`SELECT EXISTS (SELECT 1 FROM release_analysis WHERE release = ?1 AND state = 'pending')`)
+	qAnalysisPending = readQuery(`SELECT EXISTS (SELECT 1 FROM release_analysis WHERE release = ?1 AND state = 'pending') AS pending`)
 )
 
 // logicProblemsSegment is the segment of the logic problems.

@@ -39,7 +39,7 @@ const cutAnalysisSQL = 16 << 10
 // qLogicAnalysis composes the "analysis" member of the logic_get answer
 // of logic ?2 of release ?1 (analysisMember), its lists' shares ?3 to ?6
 // (analysisCaps): one statement for the whole and the cut answer.
-var qLogicAnalysis = readQuery(`SELECT ` + analysisMember() + ` FROM logics l WHERE l.release = ?1 AND l.name = ?2`)
+var qLogicAnalysis = readQuery(`SELECT ` + analysisMember() + ` AS member FROM logics l WHERE l.release = ?1 AND l.name = ?2`)
 
 // logicAnalysisMember runs qLogicAnalysis: the member's text, with its
 // leading comma, or nil when there is none.

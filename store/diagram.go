@@ -149,7 +149,7 @@ SELECT CAST(concat('{"center":', json_quote(?3), ',"hops":', ?4,
 	',"edges":[', coalesce((SELECT group_concat(item, ',' ORDER BY k, position) FROM edges), ''), ']',
 	',"truncated":', iif((SELECT count(*) FROM kept) < (SELECT count(*) FROM near)
 		OR EXISTS (SELECT 1 FROM candidates WHERE bytes > 16384), 'true', 'false'),
-	',"tablesTotal":', (SELECT count(*) FROM near), '}') AS BLOB)`)
+	',"tablesTotal":', (SELECT count(*) FROM near), '}') AS BLOB) AS answer`)
 )
 
 // DiagramJSON answers schema_diagram: the neighbourhood of a table of t's

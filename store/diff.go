@@ -120,7 +120,7 @@ SELECT l.id, '{"description":' || json_quote(coalesce(l.description, '')) || ',"
 		SELECT group_concat('{"name":' || json_quote(p.name) || ',"type":' || json_quote(p.type)
 			|| ',"required":' || iif(p.required, 'true', 'false') || '}', ',' ORDER BY p.position)
 		FROM logic_params p WHERE p.logic_id = l.id), '') || ']'
-	|| ',"auth":{"required":' || iif(l.auth_required, 'true', 'false') || ',"roles":' || l.auth_roles || '}}'
+	|| ',"auth":{"required":' || iif(l.auth_required, 'true', 'false') || ',"roles":' || l.auth_roles || '}}' AS doc
 FROM json_each(?1) j CROSS JOIN logics l ON l.id = j.value`)
 )
 

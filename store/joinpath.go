@@ -111,7 +111,7 @@ SELECT connection FROM tables WHERE release = ?1 AND name = ?2 ORDER BY connecti
 
 	// qJoinTableExists tells whether release ?1 holds table ?3 in connection ?2.
 	qJoinTableExists = readQuery(`
-SELECT EXISTS (SELECT 1 FROM tables WHERE release = ?1 AND connection = ?2 AND name = ?3)`)
+SELECT EXISTS (SELECT 1 FROM tables WHERE release = ?1 AND connection = ?2 AND name = ?3) AS found`)
 
 	// qJoinEdges reads the edges of the tables named in the JSON array ?3,
 	// in connection ?2 of release ?1: their own foreign keys into tables

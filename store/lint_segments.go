@@ -33,12 +33,12 @@ SELECT (SELECT group_concat(j, ',' ORDER BY n) FROM page WHERE kept),
 	(SELECT count(*) FROM page WHERE kept),
 	coalesce((SELECT max(bytes) FROM page WHERE kept), 0),
 	EXISTS (SELECT 1 FROM page WHERE NOT kept),
-	(SELECT json_array(table_id, item, part) FROM page WHERE kept ORDER BY n DESC LIMIT 1)`)
+	(SELECT json_array(table_id, item, part) FROM page WHERE kept ORDER BY n DESC LIMIT 1) AS last`)
 
 	// qStoredFindingsCount is how many findings rule ?2 has in release ?1,
 	// as the release wrote it; no row (a release indexed before migration 7
 	// and not yet again) is none.
-	qStoredFindingsCount = readQuery(`SELECT coalesce((SELECT findings FROM schema_finding_counts WHERE release = ?1 AND rule = ?2), 0)`)
+	qStoredFindingsCount = readQuery(`SELECT coalesce((SELECT findings FROM schema_finding_counts WHERE release = ?1 AND rule = ?2), 0) AS findings`)
 
 	// qMissingCommentPage is a page of MISSING_COMMENT for the release
 	// whose tables have ids below ?1: its tables and columns whose comment
@@ -71,7 +71,7 @@ SELECT (SELECT group_concat(j, ',' ORDER BY n) FROM page WHERE kept),
 	(SELECT count(*) FROM page WHERE kept),
 	coalesce((SELECT max(bytes) FROM page WHERE kept), 0),
 	EXISTS (SELECT 1 FROM page WHERE NOT kept),
-	(SELECT json_array(table_id, position) FROM page WHERE kept ORDER BY n DESC LIMIT 1)`)
+	(SELECT json_array(table_id, position) FROM page WHERE kept ORDER BY n DESC LIMIT 1) AS last`)
 )
 
 // storedSegment is the segment of a rule whose findings are rows of

@@ -26,7 +26,7 @@ SELECT '{"name":' || json_quote(l.name)
 		SELECT group_concat('{"name":' || json_quote(p.name) || ',"type":' || json_quote(p.type)
 			|| ',"required":' || iif(p.required, 'true', 'false') || '}', ',' ORDER BY p.position)
 		FROM logic_params p WHERE p.logic_id = l.id), '') || ']'
-	|| ',"auth":{"required":' || iif(l.auth_required, 'true', 'false') || ',"roles":' || l.auth_roles || '}}'
+	|| ',"auth":{"required":' || iif(l.auth_required, 'true', 'false') || ',"roles":' || l.auth_roles || '}}' AS answer
 FROM logics l
 WHERE l.release = ?1 AND l.name = ?2`)
 
@@ -41,9 +41,9 @@ WITH page AS MATERIALIZED (
 		FROM (SELECT name, json_quote(name) AS item FROM logics
 			WHERE release = ?1 AND name > ?2 ORDER BY name LIMIT ?3 + 1)
 		WINDOW w AS (ORDER BY name)))
-SELECT '[' || coalesce((SELECT group_concat(item, ',' ORDER BY n) FROM page WHERE kept), '') || ']',
-	EXISTS (SELECT 1 FROM page WHERE NOT kept),
-	(SELECT name FROM page WHERE kept ORDER BY n DESC LIMIT 1)`)
+SELECT '[' || coalesce((SELECT group_concat(item, ',' ORDER BY n) FROM page WHERE kept), '') || ']' AS names,
+	EXISTS (SELECT 1 FROM page WHERE NOT kept) AS more,
+	(SELECT name FROM page WHERE kept ORDER BY n DESC LIMIT 1) AS last`)
 )
 
 // qCompleteLogics completes logic names (see qCompleteTables).
@@ -84,7 +84,7 @@ SELECT '{"name":' || json_quote(l.name)
 	|| ',"auth":{"required":' || iif(l.auth_required, 'true', 'false')
 	|| ',"roles":' || coalesce((SELECT json_group_array(value) FROM roles WHERE bytes <= 2048), '[]')
 	|| coalesce((SELECT ',"rolesTotal":' || count(*) FROM roles HAVING max(bytes) > 2048), '') || '}'
-	|| ',"truncated":true}'
+	|| ',"truncated":true}' AS answer
 FROM l`)
 
 // LogicJSON returns the logic_get answer for a logic of t's current

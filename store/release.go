@@ -65,7 +65,7 @@ SELECT json_insert(json_object('id', r.release_id, 'project', r.project, 'enviro
 	-- json_insert adds nothing at '$', which always exists.
 	iif(o.total > 100, '$.otherReleasesTotal', '$'), o.total,
 	iif(ra.state = 'done', '$.logicProblems', '$'), ra.logic_problems,
-	iif(ra.state = 'pending', '$.analysisPending', '$'), json('true'))
+	iif(ra.state = 'pending', '$.analysisPending', '$'), json('true')) AS answer
 FROM current_releases c JOIN releases r ON r.id = c.release
 	LEFT JOIN release_analysis ra ON ra.release = r.id,
 	(SELECT count(*) - 1 AS total FROM releases WHERE project = ?1 AND environment = ?2) o

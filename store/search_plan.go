@@ -90,12 +90,12 @@ ORDER BY word LIMIT ?`)
 	// item's length in bytes, a colon, the item. NULL for no columns. The
 	// rows come in position order from the primary key: an ORDER BY inside
 	// the aggregates would sort them again.
-	qSearchColumns = readQuery(`SELECT group_concat(octet_length(name) || ':' || name, ''),
-	group_concat(octet_length(coalesce(comment, '')) || ':' || coalesce(comment, ''), '')
+	qSearchColumns = readQuery(`SELECT group_concat(octet_length(name) || ':' || name, '') AS names,
+	group_concat(octet_length(coalesce(comment, '')) || ':' || coalesce(comment, ''), '') AS comments
 FROM (SELECT name, comment FROM columns WHERE table_id = ? ORDER BY position)`)
-	qSearchColumnNames = readQuery(`SELECT group_concat(octet_length(name) || ':' || name, '')
+	qSearchColumnNames = readQuery(`SELECT group_concat(octet_length(name) || ':' || name, '') AS names
 FROM (SELECT name FROM columns WHERE table_id = ? ORDER BY position)`)
-	qSearchColumnComments = readQuery(`SELECT group_concat(octet_length(coalesce(comment, '')) || ':' || coalesce(comment, ''), '')
+	qSearchColumnComments = readQuery(`SELECT group_concat(octet_length(coalesce(comment, '')) || ':' || coalesce(comment, ''), '') AS comments
 FROM (SELECT comment FROM columns WHERE table_id = ? ORDER BY position)`)
 	qSearchParams = readQuery(`SELECT name FROM logic_params WHERE logic_id = ? ORDER BY position`)
 )

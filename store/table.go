@@ -41,10 +41,10 @@ WITH page AS MATERIALIZED (
 		FROM (SELECT connection, name, '{"name":' || json_quote(name) || ',"connection":' || json_quote(connection) || '}' AS item
 			FROM tables WHERE release = ?1 AND (connection, name) > (?2, ?3) ORDER BY connection, name LIMIT ?4 + 1)
 		WINDOW w AS (ORDER BY connection, name)))
-SELECT '[' || coalesce((SELECT group_concat(item, ',' ORDER BY n) FROM page WHERE kept), '') || ']',
-	EXISTS (SELECT 1 FROM page WHERE NOT kept),
-	(SELECT connection FROM page WHERE kept ORDER BY n DESC LIMIT 1),
-	(SELECT name FROM page WHERE kept ORDER BY n DESC LIMIT 1)`)
+SELECT '[' || coalesce((SELECT group_concat(item, ',' ORDER BY n) FROM page WHERE kept), '') || ']' AS tables,
+	EXISTS (SELECT 1 FROM page WHERE NOT kept) AS more,
+	(SELECT connection FROM page WHERE kept ORDER BY n DESC LIMIT 1) AS last_connection,
+	(SELECT name FROM page WHERE kept ORDER BY n DESC LIMIT 1) AS last_name`)
 	qTablesOfConnectionPage = readQuery(`
 WITH page AS MATERIALIZED (
 	SELECT connection, name, item, n, n <= ?4 AND (bytes <= ?6 OR n = 1) AS kept FROM (
@@ -52,12 +52,12 @@ WITH page AS MATERIALIZED (
 		FROM (SELECT connection, name, '{"name":' || json_quote(name) || ',"connection":' || json_quote(connection) || '}' AS item
 			FROM tables WHERE release = ?1 AND connection = ?5 AND name > ?3 ORDER BY name LIMIT ?4 + 1)
 		WINDOW w AS (ORDER BY name)))
-SELECT '[' || coalesce((SELECT group_concat(item, ',' ORDER BY n) FROM page WHERE kept), '') || ']',
-	EXISTS (SELECT 1 FROM page WHERE NOT kept),
-	(SELECT connection FROM page WHERE kept ORDER BY n DESC LIMIT 1),
-	(SELECT name FROM page WHERE kept ORDER BY n DESC LIMIT 1)`)
+SELECT '[' || coalesce((SELECT group_concat(item, ',' ORDER BY n) FROM page WHERE kept), '') || ']' AS tables,
+	EXISTS (SELECT 1 FROM page WHERE NOT kept) AS more,
+	(SELECT connection FROM page WHERE kept ORDER BY n DESC LIMIT 1) AS last_connection,
+	(SELECT name FROM page WHERE kept ORDER BY n DESC LIMIT 1) AS last_name`)
 	qConnectionTables = readQuery(`SELECT count(*) FROM tables WHERE release = ? AND connection = ?`)
-	qConnectionExists = readQuery(`SELECT EXISTS (SELECT 1 FROM connections WHERE release = ? AND name = ?)`)
+	qConnectionExists = readQuery(`SELECT EXISTS (SELECT 1 FROM connections WHERE release = ? AND name = ?) AS found`)
 )
 
 // TablesPage returns a page of schema_list_tables for t's current

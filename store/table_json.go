@@ -184,8 +184,8 @@ SELECT '{"name":' || json_quote(t.name) || ',"connection":' || json_quote(t.conn
 		FROM refs HAVING count(*) > 0), '')
 	|| coalesce(` + usedByMember(4096) + `, '')
 	|| '}' AS answer,
-	(SELECT max(position) FROM kept),
-	EXISTS (SELECT 1 FROM cols WHERE position > (SELECT max(position) FROM kept))
+	(SELECT max(position) FROM kept) AS last,
+	EXISTS (SELECT 1 FROM cols WHERE position > (SELECT max(position) FROM kept)) AS more
 FROM t`)
 
 // TableJSON returns the schema_get_table answer for a table of t's current
