@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 )
@@ -87,7 +88,62 @@ func markCompiled(dir string, guarded bool) {
 	tmp.Close()
 	if os.Rename(tmp.Name(), path) != nil {
 		os.Remove(tmp.Name())
+		return
 	}
+	forgetOthers(dir)
+}
+
+// forgetOthers removes from dir what other builds of hubsnap left there:
+// their markers, and wazero's folders of other wazero versions for this
+// platform (wazero-VERSION-GOARCH-GOOS, 13 MB an engine). It runs when a
+// compilation new to the folder is marked: once per engine and upgrade.
+// wazero's folder of this build must be there, or nothing is removed: a
+// wrong guess of its name must not cost this build its compilation.
+// Compilations of an older parser made by this wazero version stay: wazero
+// names its files by digests that are not told apart here.
+func forgetOthers(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	platform := "-" + runtime.GOARCH + "-" + runtime.GOOS
+	ours := "wazero-" + wazeroFolderVersion() + platform
+	oursThere := false
+	for _, e := range entries {
+		oursThere = oursThere || (e.IsDir() && e.Name() == ours)
+	}
+	keep := filepath.Base(markerPath(dir, false))
+	keep = keep[:len(keep)-len("-fast")]
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case strings.HasPrefix(name, "hubsnap-parser-") && !strings.HasPrefix(name, keep+"-"):
+			os.Remove(filepath.Join(dir, name))
+		case oursThere && e.IsDir() && strings.HasPrefix(name, "wazero-") && strings.HasSuffix(name, platform) && name != ours:
+			os.RemoveAll(filepath.Join(dir, name))
+		}
+	}
+}
+
+// wazeroFolderVersion is the version in the name of wazero's compilation
+// folder, found as wazero finds it (its internal/version): the version
+// the build records for wazero, else the main module's, else "dev".
+func wazeroFolderVersion() string {
+	v := ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			if strings.Contains(d.Path, "github.com/tetratelabs/wazero") {
+				v = d.Version
+			}
+		}
+		if v == "" || v == "(devel)" {
+			v = bi.Main.Version
+		}
+	}
+	if v == "" || v == "(devel)" {
+		return "dev"
+	}
+	return v
 }
 
 // markerPath names the marker of an engine's compilation: a digest of

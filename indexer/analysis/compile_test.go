@@ -2,14 +2,17 @@ package analysis
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"runtime"
 	"testing"
 )
 
 // TestCompileElsewhere checks SetCompiler's contract: a parser whose folder
 // lacks the compiled module asks the compiler once for each engine it
 // readies, then loads what it wrote; a folder Compile filled (the markers)
-// is never asked about again; and a failing compiler leaves the parser
-// compiling by itself.
+// is never asked about again; what an older build left in the folder
+// goes; and a failing compiler leaves the parser compiling by itself.
 func TestCompileElsewhere(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles PostgreSQL's parser")
@@ -26,6 +29,20 @@ func TestCompileElsewhere(t *testing.T) {
 	})
 	defer SetCompiler(nil)
 
+	// What an older build left: its markers and another wazero version's
+	// folder go once this build compiles; another platform's folder stays.
+	platform := "-" + runtime.GOARCH + "-" + runtime.GOOS
+	stale := []string{"hubsnap-parser-0123456789abcdef01234567-fast", "wazero-v0.0.1" + platform}
+	otherPlatform := "wazero-v0.0.1-vax-vms"
+	for _, name := range []string{stale[1], otherPlatform} {
+		if err := os.MkdirAll(filepath.Join(dir, name), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, stale[0]), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
 	p := newPGParser(dir)
 	for _, e := range []*engine{&p.fast, &p.guarded} {
 		if err := p.readyEngine(ctx, e); err != nil {
@@ -39,6 +56,17 @@ func TestCompileElsewhere(t *testing.T) {
 	for _, guarded := range []bool{false, true} {
 		if !compiled(dir, guarded) {
 			t.Errorf("engine (guarded %v) not marked compiled", guarded)
+		}
+	}
+
+	for _, name := range stale {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			t.Errorf("%s, left by another build, is still there", name)
+		}
+	}
+	for _, name := range []string{otherPlatform, "wazero-" + wazeroFolderVersion() + platform} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s is gone: %v", name, err)
 		}
 	}
 
