@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/answer"
 	"github.com/hubsnap/hubsnap/store/storetest"
 )
 
@@ -117,14 +118,8 @@ func floorRows(snap *store.Snapshot, answers bool) floorRowsOf {
 				e, _ := json.Marshal(c.Enum)
 				enum = string(e)
 			}
-			js, _ := json.Marshal(struct {
-				Name     string   `json:"name"`
-				Type     string   `json:"type"`
-				Nullable bool     `json:"nullable"`
-				Comment  string   `json:"comment,omitempty"`
-				Default  string   `json:"default,omitempty"`
-				Enum     []string `json:"enum,omitempty"`
-			}{c.Name, c.Type, c.Nullable, c.Comment, c.Default, c.Enum})
+			js, _ := json.Marshal(answer.Column{Name: c.Name, Type: c.Type, Nullable: c.Nullable,
+				Comment: c.Comment, Default: c.Default, Enum: c.Enum})
 			nullable := int64(0)
 			if c.Nullable {
 				nullable = 1

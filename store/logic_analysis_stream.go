@@ -63,14 +63,7 @@ func (w *ReleaseWriter) startStream() {
 	// The connections as releaseConnections reads them: the declared ones
 	// in order, then those only tables name, by name, without an engine.
 	conns := slices.Clone(s.conns)
-	var used []string
-	for name, declared := range w.connections {
-		if !declared {
-			used = append(used, name)
-		}
-	}
-	slices.Sort(used)
-	for _, name := range used {
+	for _, name := range w.undeclared() {
 		conns = append(conns, analysis.Connection{Name: name})
 	}
 	s.on = true

@@ -189,6 +189,19 @@ const insertRelease = `INSERT INTO releases (id, project, release_id, environmen
 		digest, file_digest, file_size, file_mtime, table_count, logic_count)
 	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
+// undeclared returns the connections that only tables named, sorted:
+// the index lists them after the declared ones.
+func (w *ReleaseWriter) undeclared() []string {
+	var used []string
+	for name, declared := range w.connections {
+		if !declared {
+			used = append(used, name)
+		}
+	}
+	slices.Sort(used)
+	return used
+}
+
 // finish writes what the batches still hold and the release's own row,
 // replacing a release with the same project and id.
 func (w *ReleaseWriter) finish(ctx context.Context, makeCurrent bool) error {
@@ -201,14 +214,7 @@ func (w *ReleaseWriter) finish(ctx context.Context, makeCurrent bool) error {
 	}
 	// A table may live in a connection the snapshot does not list (main,
 	// most often): the index lists it too, after the others, by name.
-	var used []string
-	for name, declared := range w.connections {
-		if !declared {
-			used = append(used, name)
-		}
-	}
-	slices.Sort(used)
-	for i, name := range used {
+	for i, name := range w.undeclared() {
 		if err := w.connectionRows.add(ctx, w.release, name, nil, w.declared+i); err != nil {
 			return fmt.Errorf("connection %q: %w", name, err)
 		}
