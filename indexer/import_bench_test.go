@@ -57,6 +57,24 @@ func importFile(tb testing.TB, tables int) string {
 	return p
 }
 
+// benchSizes are the numbers of tables of the import benchmarks:
+// HUBSNAP_BENCH_TABLES (comma-separated) or 10,000 and 100,000.
+func benchSizes(tb testing.TB) []int {
+	s := os.Getenv("HUBSNAP_BENCH_TABLES")
+	if s == "" {
+		return []int{10_000, 100_000}
+	}
+	var sizes []int
+	for _, f := range strings.Split(s, ",") {
+		var n int
+		if _, err := fmt.Sscan(f, &n); err != nil || n <= 0 {
+			tb.Fatalf("HUBSNAP_BENCH_TABLES: %q is not a number of tables", f)
+		}
+		sizes = append(sizes, n)
+	}
+	return sizes
+}
+
 // removeImportFiles removes what importFile wrote.
 func removeImportFiles() {
 	importFiles.Lock()
@@ -79,18 +97,7 @@ func removeImportFiles() {
 // sizes.
 func BenchmarkImportCurve(b *testing.B) {
 	ctx := context.Background()
-	sizes := []int{10_000, 100_000}
-	if s := os.Getenv("HUBSNAP_BENCH_TABLES"); s != "" {
-		sizes = nil
-		for _, f := range strings.Split(s, ",") {
-			var n int
-			if _, err := fmt.Sscan(f, &n); err != nil || n <= 0 {
-				b.Fatalf("HUBSNAP_BENCH_TABLES: %q is not a number of tables", f)
-			}
-			sizes = append(sizes, n)
-		}
-	}
-	for _, n := range sizes {
+	for _, n := range benchSizes(b) {
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
 			file := importFile(b, n)
 			st, err := os.Stat(file)

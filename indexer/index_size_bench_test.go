@@ -13,8 +13,8 @@ import (
 // BenchmarkIndexSize imports the documents of BenchmarkImportCurve
 // (storetest.WriteRelease: 10,000 and 100,000 tables, or
 // HUBSNAP_BENCH_TABLES) into an empty cache, as `snapshot import` does,
-// and reports the size of index.db (index-MB), the release file's
-// (file-MB) and the JSON's (json-MB), and logs, from SQLite's dbstat,
+// and reports the size of index.db with its log (index-MB), the release
+// file's (file-MB) and the JSON's (json-MB), and logs, from SQLite's dbstat,
 // the bytes of each table with its indexes, and the text of the largest
 // columns:
 // what docs/benchmarks.md's "slimindex" section lists. Sizes are in
@@ -38,7 +38,8 @@ func BenchmarkIndexSize(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.StopTimer()
-				index, release, report = indexSizes(b, dir)
+				release, index = cacheSizes(b, dir)
+				report = indexReport(b, dir)
 				os.RemoveAll(dir)
 				b.StartTimer()
 			}
@@ -51,46 +52,12 @@ func BenchmarkIndexSize(b *testing.B) {
 	}
 }
 
-// benchSizes are the numbers of tables of the import benchmarks:
-// HUBSNAP_BENCH_TABLES (comma-separated) or 10,000 and 100,000.
-func benchSizes(tb testing.TB) []int {
-	s := os.Getenv("HUBSNAP_BENCH_TABLES")
-	if s == "" {
-		return []int{10_000, 100_000}
-	}
-	var sizes []int
-	for _, f := range strings.Split(s, ",") {
-		var n int
-		if _, err := fmt.Sscan(f, &n); err != nil || n <= 0 {
-			tb.Fatalf("HUBSNAP_BENCH_TABLES: %q is not a number of tables", f)
-		}
-		sizes = append(sizes, n)
-	}
-	return sizes
-}
-
-// indexSizes returns the size of the cache's index.db, of its release
-// files, and a report of the index's bytes by table (its indexes
-// included) and of the stored columns over 5 MB, from dbstat.
-func indexSizes(tb testing.TB, dir string) (index, release int64, report string) {
+// indexReport reports the bytes of the index of the cache in dir by table
+// (its indexes included), its free pages, and the stored text of the
+// answers' parts and of the findings' messages, from dbstat.
+func indexReport(tb testing.TB, dir string) string {
 	tb.Helper()
-	path := filepath.Join(dir, "index.db")
-	st, err := os.Stat(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	index = st.Size()
-	err = filepath.WalkDir(filepath.Join(dir, "releases"), func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		fi, err := d.Info()
-		release += fi.Size()
-		return err
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	path := filepath.Join(dir, indexFile)
 	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?mode=ro")
 	if err != nil {
 		tb.Fatal(err)
@@ -131,5 +98,5 @@ func indexSizes(tb testing.TB, dir string) (index, release int64, report string)
 		}
 		fmt.Fprintf(&sb, "  %s.%s: %.1f MB of text\n", c[0], c[1], float64(bytes.Int64)/1e6)
 	}
-	return index, release, sb.String()
+	return sb.String()
 }

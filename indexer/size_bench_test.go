@@ -45,17 +45,10 @@ func BenchmarkCacheSize(b *testing.B) {
 
 // cacheSize is one run of BenchmarkCacheSize.
 func cacheSize(b *testing.B, size storetest.Size) {
-	file := filepath.Join(b.TempDir(), "release.json")
-	f, err := os.Create(file)
-	if err != nil {
-		b.Fatal(err)
+	if size.Logics != size.Tables/5 {
+		b.Fatalf("%d tables and %d logics: importFile writes a fifth as many logics", size.Tables, size.Logics)
 	}
-	if err := storetest.WriteRelease(f, size); err != nil {
-		b.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		b.Fatal(err)
-	}
+	file := importFile(b, size.Tables)
 	doc := fileSize(b, file)
 	var release, index int64
 	for b.Loop() {
