@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -119,11 +118,11 @@ func BenchmarkImportCurve(b *testing.B) {
 				}
 				c.Close()
 				b.StartTimer()
-				cpu0, start := processCPU(), time.Now()
+				cpu0, start := storetest.CPUTime(), time.Now()
 				if _, err := Import(ctx, dir, file, nil, nil); err != nil {
 					b.Fatal(err)
 				}
-				cpu, wall = cpu+processCPU()-cpu0, wall+time.Since(start)
+				cpu, wall = cpu+storetest.CPUTime()-cpu0, wall+time.Since(start)
 				b.StopTimer()
 				os.RemoveAll(dir) // a 100,000-table cache is 700 MB
 				b.StartTimer()
@@ -135,15 +134,6 @@ func BenchmarkImportCurve(b *testing.B) {
 			}
 		})
 	}
-}
-
-// processCPU is the user and system CPU time the process used so far.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // nodeParse runs node's JSON.parse on file, reading the file first, and

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -62,11 +61,11 @@ func benchmarkInsertFloor(b *testing.B, snap *store.Snapshot, answers bool) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		cpu0 := floorCPU()
+		cpu0 := storetest.CPUTime()
 		if err := floorInsert(db, rows); err != nil {
 			b.Fatal(err)
 		}
-		cpu += floorCPU() - cpu0
+		cpu += storetest.CPUTime() - cpu0
 		b.StopTimer()
 		db.Close()
 		b.StartTimer()
@@ -181,13 +180,4 @@ func floorTable(ctx context.Context, tx *sql.Tx, name string, width int, values 
 		return err
 	}
 	return nil
-}
-
-// floorCPU is the user and system CPU time the process used so far.
-func floorCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
