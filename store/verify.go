@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"syscall"
 	"time"
 
 	"github.com/hubsnap/hubsnap/store/atomicfile"
@@ -40,9 +39,7 @@ func stampOf(path string) (fileStamp, error) {
 		return st, err
 	}
 	st.Size, st.MTime = info.Size(), info.ModTime().UnixNano()
-	if sys, ok := info.Sys().(*syscall.Stat_t); ok {
-		st.Inode, st.Dev = int64(sys.Ino), int64(sys.Dev)
-	}
+	st.Inode, st.Dev = fileID(info)
 	// An empty log holds nothing: opening the file makes one.
 	if wal, err := os.Stat(path + "-wal"); err == nil && wal.Size() > 0 {
 		st.WALSize, st.WALMTime = wal.Size(), wal.ModTime().UnixNano()

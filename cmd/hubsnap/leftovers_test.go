@@ -1,6 +1,9 @@
+//go:build unix
+
 package main
 
-// Issue 23, item 6: imports, syncs and prunes killed midway (kill -9, real
+// Issue 23, item 6 (unix: the cache lock that tells a live writer's temp
+// files apart is flock): imports, syncs and prunes killed midway (kill -9, real
 // processes) leave temp files; the next writer removes them at once, and
 // never the temp file of a writer still at work.
 
