@@ -20,7 +20,8 @@ import (
 // Import reads a snapshot file (or standard input for "-") into the cache
 // and makes it current for the project and environment it names. The file
 // is read once, as a stream: hashed, decoded and written into the cache in
-// the same pass.
+// the same pass. A file compressed with zstd is read decompressed
+// (importInput).
 func Import(ctx context.Context, cacheDir, path string, stdin io.Reader, log *slog.Logger) (Result, error) {
 	r, closeFile, err := openSnapshotFile(path, stdin)
 	if err != nil {
@@ -42,6 +43,18 @@ func Import(ctx context.Context, cacheDir, path string, stdin io.Reader, log *sl
 		if digest, err = fileDigest(f); err != nil {
 			return Result{}, err
 		}
+	}
+	what := path
+	if path == "-" {
+		what = "standard input"
+	}
+	r, packed, closeInput, err := importInput(r, what)
+	if err != nil {
+		return Result{}, err
+	}
+	defer closeInput()
+	if packed {
+		digest = "" // a release's digest is its document's, found as it is read
 	}
 	var res Result
 	err = c.write(ctx, func() error {

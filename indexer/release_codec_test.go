@@ -14,9 +14,6 @@ import (
 	"github.com/hubsnap/hubsnap/store/storetest"
 )
 
-// zstdMagic begins every zstd frame (RFC 8878).
-var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
-
 // setPackThreshold makes release files whose document is over n bytes be
 // written compressed, for the rest of the test (packAbove). Not for a
 // parallel test.
