@@ -53,6 +53,10 @@ func (d *inflateErrors) Read(p []byte) (int, error) {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		// Not wrapped: the snapshot decoder would take it for JSON cut short.
 		err = fmt.Errorf("%s: decompress: the zstd stream ends early (cut short?)", d.what)
+	case errors.Is(err, zstd.ErrDecoderSizeExceeded), errors.Is(err, zstd.ErrWindowSizeExceeded):
+		// What the streaming decoder says of a window over maxPackedWindow.
+		err = fmt.Errorf("%s: decompress: the zstd stream asks for a window over %s (made with zstd --long?): %w",
+			d.what, size(maxPackedWindow), err)
 	default:
 		err = fmt.Errorf("%s: decompress: %w", d.what, err)
 	}

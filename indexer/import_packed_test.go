@@ -58,8 +58,8 @@ func TestImportCompressed(t *testing.T) {
 	}
 }
 
-// A compressed snapshot that is damaged, cut short or too large once
-// decompressed is refused with its name and the cause, and the cache is
+// A compressed snapshot that is damaged, cut short, asks for too large a
+// window or is too large once decompressed is refused with its name and the cause, and the cache is
 // left exactly as it was.
 func TestImportCompressedBad(t *testing.T) {
 	// Not parallel: it lowers the limit of every import.
@@ -83,11 +83,31 @@ func TestImportCompressedBad(t *testing.T) {
 		}
 	}
 
+	// A frame whose header asks for a window of 16 MiB, over the 8 MiB a
+	// release file may ask (RFC 8878 3.1.1.1.2: window log 10+14).
+	var long bytes.Buffer
+	zw, err := zstd.NewWriter(&long, zstd.WithSingleSegment(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw.Write(doc)
+	zw.Close()
+	if long.Bytes()[4]&(1<<5) != 0 {
+		t.Fatal("the frame is a single segment: it has no window descriptor to change")
+	}
+	long.Bytes()[5] = 14 << 3
+	file := filepath.Join(t.TempDir(), "long.json.zst")
+	writeFile(t, file, long.Bytes())
+	_, err = Import(ctx, dir, file, nil, testLog(t))
+	if want := file + ": decompress: the zstd stream asks for a window over 8.0 MiB"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("import of a file with a 16 MiB window = %v, want %q", err, want)
+	}
+
 	defer func(old int64) { maxImportSize = old }(maxImportSize)
 	maxImportSize = int64(len(doc)) - 1
-	file := filepath.Join(t.TempDir(), "big.json.zst")
+	file = filepath.Join(t.TempDir(), "big.json.zst")
 	writeFile(t, file, packed)
-	_, err := Import(ctx, dir, file, nil, testLog(t))
+	_, err = Import(ctx, dir, file, nil, testLog(t))
 	if _, ok := errors.AsType[*tooLargeError](err); !ok || !strings.Contains(err.Error(), file+" once decompressed: over the ") {
 		t.Errorf("import of a file over the limit once decompressed: %v", err)
 	}
