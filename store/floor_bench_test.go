@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,28 +27,32 @@ import (
 // transaction, into a new index with the index's page size, cache and
 // log. "bare" leaves out the answers' JSON fragment of a column: only the
 // readable values SPEC §6 asks for. It reports the CPU time of the
-// process (cpu-ns/op) besides the wall time.
+// process (cpu-ns/op) besides the wall time, and the size of the index
+// made (index-MB), also as a multiple of the snapshot document's bytes
+// (x-json): the floor under the cache-size target.
 func BenchmarkInsertFloor(b *testing.B) {
 	for _, size := range []storetest.Size{storetest.Large, storetest.Huge} {
 		snap := storetest.Release(size)
+		jsonSize := documentSize(b, size)
 		for _, answers := range []bool{false, true} {
 			name := fmt.Sprintf("%dk/bare", size.Tables/1000)
 			if answers {
 				name = fmt.Sprintf("%dk/json", size.Tables/1000)
 			}
-			b.Run(name, func(b *testing.B) { benchmarkInsertFloor(b, snap, answers) })
+			b.Run(name, func(b *testing.B) { benchmarkInsertFloor(b, snap, jsonSize, answers) })
 		}
 	}
 }
 
 // benchmarkInsertFloor times floorInsert of snap's rows into new indexes.
-func benchmarkInsertFloor(b *testing.B, snap *store.Snapshot, answers bool) {
+func benchmarkInsertFloor(b *testing.B, snap *store.Snapshot, jsonSize int64, answers bool) {
 	rows := floorRows(snap, answers)
 	schema := floorSchema
 	if !answers {
 		schema = strings.Replace(schema, ", json TEXT NOT NULL", "", 1)
 	}
 	var cpu time.Duration
+	var bytes int64
 	for b.Loop() {
 		b.StopTimer()
 		path := filepath.Join(b.TempDir(), "floor.db")
@@ -67,10 +72,35 @@ func benchmarkInsertFloor(b *testing.B, snap *store.Snapshot, answers bool) {
 		}
 		cpu += storetest.CPUTime() - cpu0
 		b.StopTimer()
-		db.Close()
+		db.Close() // checkpoints the log into the file
+		info, err := os.Stat(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bytes = info.Size()
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(bytes)/1e6, "index-MB")
+	b.ReportMetric(float64(bytes)/float64(jsonSize), "x-json")
+}
+
+// documentSize is the bytes of size's snapshot document as
+// storetest.WriteRelease writes it (the file an import reads).
+func documentSize(b *testing.B, size storetest.Size) int64 {
+	var n countingWriter
+	if err := storetest.WriteRelease(&n, size); err != nil {
+		b.Fatal(err)
+	}
+	return int64(n)
+}
+
+// countingWriter counts the bytes written to it.
+type countingWriter int64
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	*c += countingWriter(len(p))
+	return len(p), nil
 }
 
 const floorSchema = `
