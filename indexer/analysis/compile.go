@@ -156,7 +156,7 @@ func markerPath(dir string, guarded bool) string {
 // buildKey is the part of markerPath that is the same for both engines.
 var buildKey = sync.OnceValue(func() string {
 	h := sha256.New()
-	h.Write(libPGQuery)
+	h.Write(parserModule())
 	fmt.Fprintf(h, "\x00%s\x00%s/%s", wazeroVersion(), runtime.GOOS, runtime.GOARCH)
 	return hex.EncodeToString(h.Sum(nil)[:12])
 })

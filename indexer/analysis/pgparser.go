@@ -164,7 +164,7 @@ func (e *engine) compile(ctx context.Context, cache wazero.CompilationCache) err
 		rt.Close(ctx)
 		return fmt.Errorf("wasix host module: %w", err)
 	}
-	code, err := rt.CompileModule(ctx, libPGQuery)
+	code, err := rt.CompileModule(ctx, parserModule())
 	if err != nil {
 		rt.Close(ctx)
 		return fmt.Errorf("compile libpg_query: %w", err)
