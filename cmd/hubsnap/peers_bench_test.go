@@ -1,0 +1,321 @@
+package main
+
+// BenchmarkPeers: hubsnap's schema_get_table against the MCP servers a
+// developer would otherwise give an assistant to learn a table's schema
+// (issue 27's peer ratio), each a real process over stdio driven by one
+// go-sdk client, the peers over a real PostgreSQL holding the same schema.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/store/storetest"
+)
+
+// peersSizeEnv chooses the release of BenchmarkPeers: "large" is
+// storetest.Large (10,000 tables); the default is peersSmall.
+const peersSizeEnv = "HUBSNAP_PEERS_SIZE"
+
+// peersSmall is the default release: 1,000 tables, created in PostgreSQL
+// in a few seconds.
+var peersSmall = storetest.Size{Tables: 1_000, Logics: 200}
+
+// peersNames and peersWarmup are how many tables are described per pass,
+// and how many calls each server answers before the first timed one.
+const (
+	peersNames  = 100
+	peersWarmup = 30
+)
+
+// peer is one MCP server under test: its session, how it describes a
+// table, and its timings and answer bytes.
+type peer struct {
+	name     string
+	role     peerRole
+	cs       *mcp.ClientSession
+	shared   bool // its session is another peer's, closed there
+	stderr   *lockedBuffer
+	describe func(ctx context.Context, cs *mcp.ClientSession, table string) (string, error)
+	// check says what is wrong with an answer about a table of cols
+	// columns, or "".
+	check   func(text, table string, cols int) string
+	samples []time.Duration
+	bytes   int
+}
+
+// peerRole tells hubsnap, its floor and the peers apart.
+type peerRole int
+
+const (
+	roleHubsnap peerRole = iota
+	roleFloor
+	rolePeer
+)
+
+// BenchmarkPeers measures, in one run with one go-sdk client, the latency
+// of "describe table T" for the same tables in the same order: hubsnap's
+// schema_get_table (`hubsnap serve`, stdio, over the imported release)
+// and, over a private PostgreSQL holding the same tables, columns, keys
+// and comments, @bytebase/dbhub's search_objects (a table in full) and
+// @modelcontextprotocol/server-postgres's table schema resource. The calls
+// go one after another, each table asked of every server in turn (which
+// goes first rotates). It reports each server's p50 and p90 in µs, the
+// mean bytes of its answer's text (what the model reads), and ratio-p50,
+// hubsnap's p50 over the best peer's. See docs/benchmarks.md.
+func BenchmarkPeers(b *testing.B) {
+	node, dir := findPeers(b)
+	size, sizeName := peersSmall, "1k"
+	if os.Getenv(peersSizeEnv) == "large" {
+		size, sizeName = storetest.Large, "10k"
+	}
+	rel := storetest.Release(size)
+	cols := make(map[string]int, len(rel.Tables))
+	for _, t := range rel.Tables {
+		cols[t.Name] = len(t.Columns)
+	}
+	socket := loadPeersSchema(b, rel.Tables)
+	names := peerTableNames(rel.Tables)
+	rel = nil
+	lc := prepareLarge(b, size)
+	b.Logf("release %s: %d tables; %d described per pass", sizeName, size.Tables, len(names))
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "hubsnap-bench", Version: "0"}, nil)
+	hub := hubsnapPeer(b, client, lc.cli)
+	answers := make(map[string]string, len(names))
+	for _, name := range names {
+		answers[name] = hub.call(b, name, cols, false)
+	}
+	peers := append([]*peer{hub}, floorPeers(b, client, hub.cs, answers)...)
+	peers = append(peers, dbhubPeer(b, client, node, dir, socket), serverPostgresPeer(b, client, node, dir, socket))
+	for _, p := range peers[1:] {
+		for i := range peersWarmup {
+			p.call(b, names[i%len(names)], cols, false)
+		}
+	}
+	for b.Loop() {
+		for i, name := range names {
+			for k := range peers {
+				peers[(i+k)%len(peers)].call(b, name, cols, true)
+			}
+		}
+	}
+	b.StopTimer()
+	p50 := map[string]float64{}
+	best := ""
+	for _, p := range peers {
+		q50, q90 := p.quantiles()
+		p50[p.name] = q50
+		b.ReportMetric(q50, p.name+"-p50-us")
+		b.ReportMetric(q90, p.name+"-p90-us")
+		b.ReportMetric(float64(p.bytes)/float64(len(p.samples)), p.name+"-B")
+		if p.role == rolePeer && (best == "" || q50 < p50[best]) {
+			best = p.name
+		}
+	}
+	b.ReportMetric(p50["hubsnap"]/p50[best], "ratio-p50")
+	b.ReportMetric(p50["same-answer"]/p50[best], "floor-ratio-p50")
+	b.ReportMetric(p50["hubsnap"]/p50["same-answer"], "x-same-answer")
+	b.Logf("best peer: %s", best)
+	for _, p := range peers {
+		if p.shared {
+			continue
+		}
+		if err := p.cs.Close(); err != nil && p.role != rolePeer {
+			b.Errorf("close %s: %v; stderr: %s", p.name, err, p.stderr)
+		}
+	}
+}
+
+// peerTableNames draws peersNames tables by a stride through the release,
+// ASCII names only: server-postgres reads the table from its resource
+// URI's path without decoding it, so a Korean name never matches (its
+// answer is an empty list, which would flatter it).
+func peerTableNames(tables []store.Table) []string {
+	var names []string
+	for i := 0; len(names) < peersNames && i < 10*len(tables); i++ {
+		name := tables[(i*7919)%len(tables)].Name
+		if !slices.Contains(names, name) && isASCII(name) {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// call describes a table once, checks the answer and, when timed, keeps
+// its latency and bytes. It returns the answer.
+func (p *peer) call(b *testing.B, table string, cols map[string]int, timed bool) string {
+	ctx, cancel := context.WithTimeout(b.Context(), callLimit)
+	defer cancel()
+	start := time.Now()
+	text, err := p.describe(ctx, p.cs, table)
+	d := time.Since(start)
+	if err != nil {
+		b.Fatalf("%s: describe %s: %v; stderr: %s", p.name, table, err, p.stderr)
+	}
+	if msg := p.check(text, table, cols[table]); msg != "" {
+		b.Fatalf("%s: describe %s: %s; answer: %.500s", p.name, table, msg, text)
+	}
+	if timed {
+		p.samples = append(p.samples, d)
+		p.bytes += len(text)
+	}
+	return text
+}
+
+// quantiles returns the p50 and p90 of the samples, in µs.
+func (p *peer) quantiles() (p50, p90 float64) {
+	s := slices.Clone(p.samples)
+	slices.Sort(s)
+	at := func(q float64) float64 { return float64(s[int(q*float64(len(s)-1))].Nanoseconds()) / 1e3 }
+	return at(0.5), at(0.9)
+}
+
+// connectPeer starts cmd as an MCP server over stdio and connects client.
+func connectPeer(b *testing.B, client *mcp.Client, name string, cmd *exec.Cmd) (*mcp.ClientSession, *lockedBuffer) {
+	b.Helper()
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
+	b.Cleanup(func() {
+		if cmd.Process != nil {
+			cmd.Process.Kill() // harmless once the session closed and the child was waited for
+		}
+	})
+	cs, err := client.Connect(b.Context(), &mcp.CommandTransport{Command: cmd, TerminateDuration: signalLimit}, nil)
+	if err != nil {
+		b.Fatalf("connect to %s: %v; stderr: %s", name, err, stderr)
+	}
+	return cs, stderr
+}
+
+// hubsnapPeer is `hubsnap serve` (the test binary re-executed as hubsnap)
+// answering schema_get_table.
+func hubsnapPeer(b *testing.B, client *mcp.Client, c *cli) *peer {
+	cs, stderr := connectPeer(b, client, "hubsnap", hubsnapCmd(b, c, "serve"))
+	return &peer{name: "hubsnap", role: roleHubsnap, cs: cs, stderr: stderr,
+		describe: func(ctx context.Context, cs *mcp.ClientSession, table string) (string, error) {
+			return callText(ctx, cs, "schema_get_table", map[string]any{"table": table})
+		},
+		check: func(text, table string, cols int) string {
+			var got struct {
+				Name    string `json:"name"`
+				Columns []any  `json:"columns"`
+			}
+			if err := json.Unmarshal([]byte(text), &got); err != nil {
+				return err.Error()
+			}
+			return checkColumns(got.Name, table, len(got.Columns), cols)
+		}}
+}
+
+// dbhubPeer is @bytebase/dbhub over stdio, its DSN pointing at the
+// cluster's socket (an empty host in the DSN: pg reads PGHOST), answering
+// search_objects for one table in full: columns (type, nullable, default,
+// comment), indexes (the primary key among them), the table's comment
+// and estimated row count.
+func dbhubPeer(b *testing.B, client *mcp.Client, node, dir, socket string) *peer {
+	cmd := exec.Command(node, dir+"/"+peerEntries["dbhub"], "--transport", "stdio",
+		"--dsn", "postgres://postgres@/postgres?sslmode=disable")
+	cmd.Dir = b.TempDir() // no dbhub.toml or .env of ours is read
+	cmd.Env = append(os.Environ(), "PGHOST="+socket)
+	cs, stderr := connectPeer(b, client, "dbhub", cmd)
+	return &peer{name: "dbhub", role: rolePeer, cs: cs, stderr: stderr,
+		describe: func(ctx context.Context, cs *mcp.ClientSession, table string) (string, error) {
+			return callText(ctx, cs, "search_objects", map[string]any{"object_type": "table", "pattern": table,
+				"schema": "public", "detail_level": "full"})
+		},
+		check: func(text, table string, cols int) string {
+			var got struct {
+				Success bool `json:"success"`
+				Data    struct {
+					Results []struct {
+						Name    string `json:"name"`
+						Columns []any  `json:"columns"`
+					} `json:"results"`
+				} `json:"data"`
+			}
+			if err := json.Unmarshal([]byte(text), &got); err != nil {
+				return err.Error()
+			}
+			if !got.Success || len(got.Data.Results) != 1 {
+				return fmt.Sprintf("success %v with %d results, want one", got.Success, len(got.Data.Results))
+			}
+			return checkColumns(got.Data.Results[0].Name, table, len(got.Data.Results[0].Columns), cols)
+		}}
+}
+
+// serverPostgresPeer is @modelcontextprotocol/server-postgres over stdio
+// (its connection string names the socket's folder as host), answering
+// resources/read of postgres://postgres@localhost/<table>/schema, as its
+// resources/list names them: each column's name and data type.
+func serverPostgresPeer(b *testing.B, client *mcp.Client, node, dir, socket string) *peer {
+	cmd := exec.Command(node, dir+"/"+peerEntries["server-postgres"],
+		"postgresql://postgres@localhost/postgres?host="+socket)
+	cmd.Dir = b.TempDir()
+	cs, stderr := connectPeer(b, client, "server-postgres", cmd)
+	return &peer{name: "server-postgres", role: rolePeer, cs: cs, stderr: stderr,
+		describe: func(ctx context.Context, cs *mcp.ClientSession, table string) (string, error) {
+			res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "postgres://postgres@localhost/" + table + "/schema"})
+			if err != nil {
+				return "", err
+			}
+			if len(res.Contents) != 1 {
+				return "", fmt.Errorf("%d contents, want 1", len(res.Contents))
+			}
+			return res.Contents[0].Text, nil
+		},
+		check: func(text, _ string, cols int) string {
+			var got []struct {
+				Name string `json:"column_name"`
+				Type string `json:"data_type"`
+			}
+			if err := json.Unmarshal([]byte(text), &got); err != nil {
+				return err.Error()
+			}
+			return checkColumns("", "", len(got), cols)
+		}}
+}
+
+// callText calls a tool and returns its one text block.
+func callText(ctx context.Context, cs *mcp.ClientSession, tool string, args map[string]any) (string, error) {
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		return "", err
+	}
+	text := toolText(res)
+	if res.IsError {
+		return "", fmt.Errorf("tool error: %s", text)
+	}
+	return text, nil
+}
+
+// checkColumns compares an answer's table name and column count with the
+// release's.
+func checkColumns(gotName, wantName string, got, want int) string {
+	if gotName != wantName {
+		return "table " + strconv.Quote(gotName) + ", want " + strconv.Quote(wantName)
+	}
+	if got != want {
+		return fmt.Sprintf("%d columns, want %d", got, want)
+	}
+	return ""
+}
