@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
@@ -43,6 +44,7 @@ const (
 type peer struct {
 	name     string
 	role     peerRole
+	cmd      *exec.Cmd
 	cs       *mcp.ClientSession
 	shared   bool // its session is another peer's, closed there
 	stderr   *lockedBuffer
@@ -91,6 +93,10 @@ func BenchmarkPeers(b *testing.B) {
 	b.Logf("release %s: %d tables; %d described per pass", sizeName, size.Tables, len(names))
 
 	client := mcp.NewClient(&mcp.Implementation{Name: "hubsnap-bench", Version: "0"}, nil)
+	profiles := os.Getenv(peersProfileEnv)
+	if profiles != "" {
+		lc.cli = lc.cli.with(peersProfileEnv, profiles)
+	}
 	hub := hubsnapPeer(b, client, lc.cli)
 	answers := make(map[string]string, len(names))
 	for _, name := range names {
@@ -103,6 +109,22 @@ func BenchmarkPeers(b *testing.B) {
 			p.call(b, names[i%len(names)], cols, false)
 		}
 	}
+	toggle := func() {
+		for _, p := range peers[:2] { // hubsnap and same-answer
+			if err := toggleProfile(p.cmd.Process); err != nil {
+				b.Fatalf("profile %s: %v", p.name, err)
+			}
+		}
+	}
+	if profiles != "" {
+		toggle()
+	}
+	cpu := make([]time.Duration, len(peers))
+	for i, p := range peers {
+		if p.role != roleFloor {
+			cpu[i], _ = processCPU(p.cmd.Process)
+		}
+	}
 	for b.Loop() {
 		for i, name := range names {
 			for k := range peers {
@@ -111,6 +133,18 @@ func BenchmarkPeers(b *testing.B) {
 		}
 	}
 	b.StopTimer()
+	for i, p := range peers {
+		if p.role == roleFloor {
+			continue // one process serves both
+		}
+		if now, ok := processCPU(p.cmd.Process); ok {
+			b.ReportMetric(float64((now-cpu[i]).Microseconds())/float64(len(p.samples)), p.name+"-cpu-us")
+		}
+	}
+	if profiles != "" {
+		toggle()
+		waitProfiles(b, profiles, "hubsnap", "floor")
+	}
 	p50 := map[string]float64{}
 	best := ""
 	for _, p := range peers {
@@ -210,8 +244,9 @@ func connectPeer(b *testing.B, client *mcp.Client, name string, cmd *exec.Cmd) (
 // hubsnapPeer is `hubsnap serve` (the test binary re-executed as hubsnap)
 // answering schema_get_table.
 func hubsnapPeer(b *testing.B, client *mcp.Client, c *cli) *peer {
-	cs, stderr := connectPeer(b, client, "hubsnap", hubsnapCmd(b, c, "serve"))
-	return &peer{name: "hubsnap", role: roleHubsnap, cs: cs, stderr: stderr,
+	cmd := hubsnapCmd(b, c, "serve")
+	cs, stderr := connectPeer(b, client, "hubsnap", cmd)
+	return &peer{name: "hubsnap", role: roleHubsnap, cmd: cmd, cs: cs, stderr: stderr,
 		describe: func(ctx context.Context, cs *mcp.ClientSession, table string) (string, error) {
 			return callText(ctx, cs, "schema_get_table", map[string]any{"table": table})
 		},
@@ -224,74 +259,6 @@ func hubsnapPeer(b *testing.B, client *mcp.Client, c *cli) *peer {
 				return err.Error()
 			}
 			return checkColumns(got.Name, table, len(got.Columns), cols)
-		}}
-}
-
-// dbhubPeer is @bytebase/dbhub over stdio, its DSN pointing at the
-// cluster's socket (an empty host in the DSN: pg reads PGHOST), answering
-// search_objects for one table in full: columns (type, nullable, default,
-// comment), indexes (the primary key among them), the table's comment
-// and estimated row count.
-func dbhubPeer(b *testing.B, client *mcp.Client, node, dir, socket string) *peer {
-	cmd := exec.Command(node, dir+"/"+peerEntries["dbhub"], "--transport", "stdio",
-		"--dsn", "postgres://postgres@/postgres?sslmode=disable")
-	cmd.Dir = b.TempDir() // no dbhub.toml or .env of ours is read
-	cmd.Env = append(os.Environ(), "PGHOST="+socket)
-	cs, stderr := connectPeer(b, client, "dbhub", cmd)
-	return &peer{name: "dbhub", role: rolePeer, cs: cs, stderr: stderr,
-		describe: func(ctx context.Context, cs *mcp.ClientSession, table string) (string, error) {
-			return callText(ctx, cs, "search_objects", map[string]any{"object_type": "table", "pattern": table,
-				"schema": "public", "detail_level": "full"})
-		},
-		check: func(text, table string, cols int) string {
-			var got struct {
-				Success bool `json:"success"`
-				Data    struct {
-					Results []struct {
-						Name    string `json:"name"`
-						Columns []any  `json:"columns"`
-					} `json:"results"`
-				} `json:"data"`
-			}
-			if err := json.Unmarshal([]byte(text), &got); err != nil {
-				return err.Error()
-			}
-			if !got.Success || len(got.Data.Results) != 1 {
-				return fmt.Sprintf("success %v with %d results, want one", got.Success, len(got.Data.Results))
-			}
-			return checkColumns(got.Data.Results[0].Name, table, len(got.Data.Results[0].Columns), cols)
-		}}
-}
-
-// serverPostgresPeer is @modelcontextprotocol/server-postgres over stdio
-// (its connection string names the socket's folder as host), answering
-// resources/read of postgres://postgres@localhost/<table>/schema, as its
-// resources/list names them: each column's name and data type.
-func serverPostgresPeer(b *testing.B, client *mcp.Client, node, dir, socket string) *peer {
-	cmd := exec.Command(node, dir+"/"+peerEntries["server-postgres"],
-		"postgresql://postgres@localhost/postgres?host="+socket)
-	cmd.Dir = b.TempDir()
-	cs, stderr := connectPeer(b, client, "server-postgres", cmd)
-	return &peer{name: "server-postgres", role: rolePeer, cs: cs, stderr: stderr,
-		describe: func(ctx context.Context, cs *mcp.ClientSession, table string) (string, error) {
-			res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "postgres://postgres@localhost/" + table + "/schema"})
-			if err != nil {
-				return "", err
-			}
-			if len(res.Contents) != 1 {
-				return "", fmt.Errorf("%d contents, want 1", len(res.Contents))
-			}
-			return res.Contents[0].Text, nil
-		},
-		check: func(text, _ string, cols int) string {
-			var got []struct {
-				Name string `json:"column_name"`
-				Type string `json:"data_type"`
-			}
-			if err := json.Unmarshal([]byte(text), &got); err != nil {
-				return err.Error()
-			}
-			return checkColumns("", "", len(got), cols)
 		}}
 }
 
@@ -318,4 +285,23 @@ func checkColumns(gotName, wantName string, got, want int) string {
 		return fmt.Sprintf("%d columns, want %d", got, want)
 	}
 	return ""
+}
+
+// waitProfiles waits until the children wrote their profiles (at most
+// callLimit) and logs where they are.
+func waitProfiles(b *testing.B, dir string, names ...string) {
+	deadline := time.Now().Add(callLimit)
+	for _, name := range names {
+		file := filepath.Join(dir, name+".pprof")
+		for {
+			if _, err := os.Stat(file); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				b.Fatalf("no profile %s after %v", file, callLimit)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		b.Logf("cpu profile: %s", file)
+	}
 }

@@ -25,11 +25,15 @@ const peersFloorEnv = "HUBSNAP_PEERS_FLOOR"
 
 func init() {
 	if file := os.Getenv(peersFloorEnv); file != "" {
+		childProfile("floor")
 		if err := serveFloor(file); err != nil {
 			fmt.Fprintln(os.Stderr, "floor server:", err)
 			os.Exit(1)
 		}
 		os.Exit(0)
+	}
+	if os.Getenv(testMainEnv) == "1" {
+		childProfile("hubsnap")
 	}
 }
 
@@ -116,10 +120,10 @@ func floorPeers(b *testing.B, client *mcp.Client, hubsnap *mcp.ClientSession, an
 		b.Fatal(err)
 	}
 	cmd := exec.Command(hubsnapBin(b))
-	cmd.Env = []string{peersFloorEnv + "=" + file}
+	cmd.Env = []string{peersFloorEnv + "=" + file, peersProfileEnv + "=" + os.Getenv(peersProfileEnv)}
 	cmd.Dir = b.TempDir()
 	cs, stderr := connectPeer(b, client, "floor", cmd)
-	same := &peer{name: "same-answer", role: roleFloor, cs: cs, stderr: stderr,
+	same := &peer{name: "same-answer", role: roleFloor, cmd: cmd, cs: cs, stderr: stderr,
 		describe: func(ctx context.Context, cs *mcp.ClientSession, table string) (string, error) {
 			return callText(ctx, cs, "schema_get_table", map[string]any{"table": table})
 		},

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/indexer/analysis/pgoracle"
 	"github.com/hubsnap/hubsnap/store"
@@ -197,3 +199,71 @@ func pgIdents(names []string) string {
 
 // pgLiteral quotes a string literal (standard_conforming_strings is on).
 func pgLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// dbhubPeer is @bytebase/dbhub over stdio, its DSN pointing at the
+// cluster's socket (an empty host in the DSN: pg reads PGHOST), answering
+// search_objects for one table in full: columns (type, nullable, default,
+// comment), indexes (the primary key among them), the table's comment
+// and estimated row count.
+func dbhubPeer(b *testing.B, client *mcp.Client, node, dir, socket string) *peer {
+	cmd := exec.Command(node, dir+"/"+peerEntries["dbhub"], "--transport", "stdio",
+		"--dsn", "postgres://postgres@/postgres?sslmode=disable")
+	cmd.Dir = b.TempDir() // no dbhub.toml or .env of ours is read
+	cmd.Env = append(os.Environ(), "PGHOST="+socket)
+	cs, stderr := connectPeer(b, client, "dbhub", cmd)
+	return &peer{name: "dbhub", role: rolePeer, cmd: cmd, cs: cs, stderr: stderr,
+		describe: func(ctx context.Context, cs *mcp.ClientSession, table string) (string, error) {
+			return callText(ctx, cs, "search_objects", map[string]any{"object_type": "table", "pattern": table,
+				"schema": "public", "detail_level": "full"})
+		},
+		check: func(text, table string, cols int) string {
+			var got struct {
+				Success bool `json:"success"`
+				Data    struct {
+					Results []struct {
+						Name    string `json:"name"`
+						Columns []any  `json:"columns"`
+					} `json:"results"`
+				} `json:"data"`
+			}
+			if err := json.Unmarshal([]byte(text), &got); err != nil {
+				return err.Error()
+			}
+			if !got.Success || len(got.Data.Results) != 1 {
+				return fmt.Sprintf("success %v with %d results, want one", got.Success, len(got.Data.Results))
+			}
+			return checkColumns(got.Data.Results[0].Name, table, len(got.Data.Results[0].Columns), cols)
+		}}
+}
+
+// serverPostgresPeer is @modelcontextprotocol/server-postgres over stdio
+// (its connection string names the socket's folder as host), answering
+// resources/read of postgres://postgres@localhost/<table>/schema, as its
+// resources/list names them: each column's name and data type.
+func serverPostgresPeer(b *testing.B, client *mcp.Client, node, dir, socket string) *peer {
+	cmd := exec.Command(node, dir+"/"+peerEntries["server-postgres"],
+		"postgresql://postgres@localhost/postgres?host="+socket)
+	cmd.Dir = b.TempDir()
+	cs, stderr := connectPeer(b, client, "server-postgres", cmd)
+	return &peer{name: "server-postgres", role: rolePeer, cmd: cmd, cs: cs, stderr: stderr,
+		describe: func(ctx context.Context, cs *mcp.ClientSession, table string) (string, error) {
+			res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "postgres://postgres@localhost/" + table + "/schema"})
+			if err != nil {
+				return "", err
+			}
+			if len(res.Contents) != 1 {
+				return "", fmt.Errorf("%d contents, want 1", len(res.Contents))
+			}
+			return res.Contents[0].Text, nil
+		},
+		check: func(text, _ string, cols int) string {
+			var got []struct {
+				Name string `json:"column_name"`
+				Type string `json:"data_type"`
+			}
+			if err := json.Unmarshal([]byte(text), &got); err != nil {
+				return err.Error()
+			}
+			return checkColumns("", "", len(got), cols)
+		}}
+}
