@@ -70,11 +70,15 @@ const (
 // schema_get_table (`hubsnap serve`, stdio, over the imported release)
 // and, over a private PostgreSQL holding the same tables, columns, keys
 // and comments, @bytebase/dbhub's search_objects (a table in full) and
-// @modelcontextprotocol/server-postgres's table schema resource. The calls
-// go one after another, each table asked of every server in turn (which
-// goes first rotates). It reports each server's p50 and p90 in µs, the
-// mean bytes of its answer's text (what the model reads), and ratio-p50,
-// hubsnap's p50 over the best peer's. See docs/benchmarks.md.
+// @modelcontextprotocol/server-postgres's table schema resource; and, for
+// the floor, go-sdk alone in a child returning hubsnap's answers
+// (same-answer) or echoing (echo). Every server is a child process over
+// stdio. The calls go one after another, each table asked of every server
+// in turn (which goes first rotates). It reports each server's p50 and p90
+// in µs, the mean bytes of its answer's text (what the model reads), the
+// CPU per call of hubsnap's and the peers' processes (Linux), ratio-p50
+// (hubsnap's p50 over the best peer's), floor-ratio-p50 (same-answer's
+// over the best peer's) and x-same-answer. See docs/benchmarks.md.
 func BenchmarkPeers(b *testing.B) {
 	node, dir := findPeers(b)
 	size, sizeName := peersSmall, "1k"
@@ -225,7 +229,9 @@ func (p *peer) quantiles() (p50, p90 float64) {
 }
 
 // connectPeer starts cmd as an MCP server over stdio and connects client.
-func connectPeer(b *testing.B, client *mcp.Client, name string, cmd *exec.Cmd) (*mcp.ClientSession, *lockedBuffer) {
+// Closing the session waits terminate for the child to exit before
+// signalling it (server-postgres never exits when its stdin closes).
+func connectPeer(b *testing.B, client *mcp.Client, name string, cmd *exec.Cmd, terminate time.Duration) (*mcp.ClientSession, *lockedBuffer) {
 	b.Helper()
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr
@@ -234,7 +240,7 @@ func connectPeer(b *testing.B, client *mcp.Client, name string, cmd *exec.Cmd) (
 			cmd.Process.Kill() // harmless once the session closed and the child was waited for
 		}
 	})
-	cs, err := client.Connect(b.Context(), &mcp.CommandTransport{Command: cmd, TerminateDuration: signalLimit}, nil)
+	cs, err := client.Connect(b.Context(), &mcp.CommandTransport{Command: cmd, TerminateDuration: terminate}, nil)
 	if err != nil {
 		b.Fatalf("connect to %s: %v; stderr: %s", name, err, stderr)
 	}
@@ -245,7 +251,7 @@ func connectPeer(b *testing.B, client *mcp.Client, name string, cmd *exec.Cmd) (
 // answering schema_get_table.
 func hubsnapPeer(b *testing.B, client *mcp.Client, c *cli) *peer {
 	cmd := hubsnapCmd(b, c, "serve")
-	cs, stderr := connectPeer(b, client, "hubsnap", cmd)
+	cs, stderr := connectPeer(b, client, "hubsnap", cmd, signalLimit)
 	return &peer{name: "hubsnap", role: roleHubsnap, cmd: cmd, cs: cs, stderr: stderr,
 		describe: func(ctx context.Context, cs *mcp.ClientSession, table string) (string, error) {
 			return callText(ctx, cs, "schema_get_table", map[string]any{"table": table})

@@ -122,7 +122,7 @@ func floorPeers(b *testing.B, client *mcp.Client, hubsnap *mcp.ClientSession, an
 	cmd := exec.Command(hubsnapBin(b))
 	cmd.Env = []string{peersFloorEnv + "=" + file, peersProfileEnv + "=" + os.Getenv(peersProfileEnv)}
 	cmd.Dir = b.TempDir()
-	cs, stderr := connectPeer(b, client, "floor", cmd)
+	cs, stderr := connectPeer(b, client, "floor", cmd, signalLimit)
 	same := &peer{name: "same-answer", role: roleFloor, cmd: cmd, cs: cs, stderr: stderr,
 		describe: func(ctx context.Context, cs *mcp.ClientSession, table string) (string, error) {
 			return callText(ctx, cs, "schema_get_table", map[string]any{"table": table})

@@ -210,7 +210,7 @@ func dbhubPeer(b *testing.B, client *mcp.Client, node, dir, socket string) *peer
 		"--dsn", "postgres://postgres@/postgres?sslmode=disable")
 	cmd.Dir = b.TempDir() // no dbhub.toml or .env of ours is read
 	cmd.Env = append(os.Environ(), "PGHOST="+socket)
-	cs, stderr := connectPeer(b, client, "dbhub", cmd)
+	cs, stderr := connectPeer(b, client, "dbhub", cmd, time.Second)
 	return &peer{name: "dbhub", role: rolePeer, cmd: cmd, cs: cs, stderr: stderr,
 		describe: func(ctx context.Context, cs *mcp.ClientSession, table string) (string, error) {
 			return callText(ctx, cs, "search_objects", map[string]any{"object_type": "table", "pattern": table,
@@ -244,7 +244,7 @@ func serverPostgresPeer(b *testing.B, client *mcp.Client, node, dir, socket stri
 	cmd := exec.Command(node, dir+"/"+peerEntries["server-postgres"],
 		"postgresql://postgres@localhost/postgres?host="+socket)
 	cmd.Dir = b.TempDir()
-	cs, stderr := connectPeer(b, client, "server-postgres", cmd)
+	cs, stderr := connectPeer(b, client, "server-postgres", cmd, time.Second)
 	return &peer{name: "server-postgres", role: rolePeer, cmd: cmd, cs: cs, stderr: stderr,
 		describe: func(ctx context.Context, cs *mcp.ClientSession, table string) (string, error) {
 			res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "postgres://postgres@localhost/" + table + "/schema"})
