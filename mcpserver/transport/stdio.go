@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -169,22 +170,28 @@ func check(msg []byte) checked {
 	case msg[0] != '{':
 		return checked{err: invalidRequest("a JSON-RPC message must be an object")}
 	}
-	var ids struct {
-		ID json.RawMessage `json:"id"`
-	}
-	json.Unmarshal(msg, &ids)
 	m, err := jsonrpc.DecodeMessage(msg)
 	if err != nil {
-		if len(ids.ID) == 0 || (ids.ID[0] != '"' && (ids.ID[0] < '0' || ids.ID[0] > '9') && ids.ID[0] != '-') {
-			ids.ID = nil // only a string or a number can be echoed back
+		var ids struct {
+			ID json.RawMessage `json:"id"`
 		}
-		return checked{id: ids.ID, err: invalidRequest("invalid request: " + err.Error())}
+		json.Unmarshal(msg, &ids)
+		id := ids.ID
+		if len(id) == 0 || (id[0] != '"' && (id[0] < '0' || id[0] > '9') && id[0] != '-') {
+			id = nil // only a string or a number can be echoed back
+		}
+		return checked{id: id, err: invalidRequest("invalid request: " + err.Error())}
 	}
 	req, ok := m.(*jsonrpc.Request)
 	if !ok {
 		return checked{}
 	}
-	return checked{request: req.IsCall(), method: req.Method, id: ids.ID}
+	c := checked{request: req.IsCall(), method: req.Method}
+	if c.request {
+		id, _ := members(msg, nil)
+		c.id = json.RawMessage(id)
+	}
+	return c
 }
 
 // responseCounter passes the transport's output through, a line at a
@@ -246,16 +253,59 @@ func (c *responseCounter) reply(id json.RawMessage, e *jsonrpc.Error) {
 }
 
 // responseID returns the id of a response (a message with an id and no
-// method), as its JSON text.
+// method), as its JSON text. It stops at the message's result or error
+// once it has the id: go-sdk writes "id" before them, so the answer itself
+// (kilobytes, a table's whole detail) is not scanned again here.
 func responseID(line []byte) (string, bool) {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	if json.Unmarshal(line, &m) != nil || m.Method != "" || len(m.ID) == 0 {
+	id, ok := members(line, func(name string, id jsontext.Value) (stop, response bool) {
+		switch name {
+		case "method":
+			return true, false
+		case "result", "error":
+			return len(id) > 0, true
+		}
+		return false, true
+	})
+	if !ok || len(id) == 0 {
 		return "", false
 	}
-	return string(m.ID), true
+	return string(id), true
+}
+
+// members reads the members of the JSON object msg in order and returns
+// the value of its "id" (nil when it has none) as it is written. Before
+// each other member, at(name, id so far), when not nil, may stop the
+// reading (ok is then its second result); ok is false when msg is not one
+// JSON object whose members can be read.
+func members(msg []byte, at func(name string, id jsontext.Value) (stop, ok bool)) (id jsontext.Value, ok bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(msg))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil, false
+	}
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return nil, false
+		}
+		if name.String() == "id" {
+			v, err := dec.ReadValue()
+			if err != nil {
+				return nil, false
+			}
+			id = bytes.Clone(v) // v is the decoder's buffer, valid until its next read
+			continue
+		}
+		if at != nil {
+			if stop, ok := at(name.String(), id); stop {
+				return id, ok
+			}
+		}
+		if dec.SkipValue() != nil {
+			return nil, false
+		}
+	}
+	_, err := dec.ReadToken()
+	return id, err == nil
 }
 
 // wait returns once n responses were written, ctx is done or timeout passed.
