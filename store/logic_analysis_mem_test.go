@@ -98,3 +98,42 @@ func TestMemTablesBound(t *testing.T) {
 		t.Errorf("%d bytes read: %d bytes kept, want full past a third of them", read, m.bytes)
 	}
 }
+
+// A document whose connections, given before its tables, include no
+// postgres one keeps no tables in memory: none of its logics is analysed.
+// One with a postgres connection, or whose tables come first, keeps them.
+func TestMemTablesOnlyForPostgres(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		name    string
+		engines []string
+		want    bool
+	}{
+		{"postgres", []string{"postgres"}, true},
+		{"mysql and postgres", []string{"mysql", "postgres"}, true},
+		{"mysql", []string{"mysql"}, false},
+		{"mysql and clickhouse", []string{"mysql", "clickhouse"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			snap := smallSnapshot("shop", "rel_42", "dev", 42, "t", 5)
+			snap.Connections = nil
+			for i, e := range c.engines {
+				snap.Connections = append(snap.Connections, Connection{Name: fmt.Sprintf("c%d", i), Engine: e})
+			}
+			for i := range snap.Tables {
+				snap.Tables[i].Connection = "c0"
+			}
+			tx, err := openStore(t).BeginRelease(ctx, testAnalyzer(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tx.Rollback()
+			if err := tx.Index(decoderOf(t, snap)); err != nil {
+				t.Fatal(err)
+			}
+			if got := tx.w.mem != nil && len(tx.w.mem.byName) > 0; got != c.want {
+				t.Errorf("tables kept in memory: %v, want %v", got, c.want)
+			}
+		})
+	}
+}

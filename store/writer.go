@@ -149,6 +149,12 @@ func (w *ReleaseWriter) Table(t *Table) error {
 	if _, ok := w.connections[t.Connection]; !ok {
 		w.connections[t.Connection] = false // used, not (yet) declared
 	}
+	if w.mem != nil && w.stream.allowed && len(w.stream.conns) > 0 && !w.stream.postgres {
+		// A document's connections are one array, all of them given by
+		// its first table when they come before it: none is postgres, so
+		// none of its logics is analysed, and nothing needs the tables kept.
+		w.mem = nil
+	}
 	if w.mem != nil {
 		w.mem.add(t)
 	}
