@@ -19,7 +19,9 @@ import (
 // (integrity_check), and the content is compared with an index rebuilt
 // from the release files into a temp file. With repair, damage of any
 // kind is repaired as Repair does (the rebuilt index is copied into the
-// live one), and the index is verified again.
+// live one), and the index is verified again, against the same rebuilt
+// copy. Without repair, damage found in pages or structure ends the
+// checks before the rebuild, which would serve only a repair.
 
 // Damage is one thing wrong with the index.
 type Damage struct {
@@ -44,8 +46,9 @@ func (r VerifyReport) Healthy() bool { return len(r.Damage) == 0 || r.Repaired }
 var ErrNoIndex = errors.New("no index")
 
 // Verify checks the index of the cache in dir, and with repair, repairs
-// it. It reads every page and rebuilds the index once from the release
-// files: about as long as importing them.
+// it. It reads every page and, unless it found damage it is not to
+// repair, rebuilds the index once from the release files: about as long
+// as importing them.
 func Verify(ctx context.Context, dir string, repair bool, log *slog.Logger) (VerifyReport, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -58,17 +61,20 @@ func Verify(ctx context.Context, dir string, repair bool, log *slog.Logger) (Ver
 	if _, err := os.Stat(path); err != nil {
 		return VerifyReport{Index: path}, fmt.Errorf("%w in %s: %v", ErrNoIndex, abs, err)
 	}
-	v := &verifier{dir: abs, path: path, log: log}
+	v := &verifier{dir: abs, path: path, log: log, repairing: repair}
 	defer v.close()
-	rep, err := v.verify(ctx)
+	rep, err := v.verify(ctx, true)
 	if err != nil || !repair || len(rep.Damage) == 0 {
 		return rep, err
 	}
 	log.Warn("the index is damaged; repairing it from the release files", "index", path, "problems", len(rep.Damage))
-	if err := v.repair(ctx); err != nil {
+	changed, err := v.repair(ctx)
+	if err != nil {
 		return rep, fmt.Errorf("repair index: %w", err)
 	}
-	after, err := v.verify(ctx)
+	// The repaired index is checked against the copy it was made from,
+	// unless the release files changed since that copy was built.
+	after, err := v.verify(ctx, changed)
 	if err != nil {
 		return rep, err
 	}
@@ -83,6 +89,7 @@ func Verify(ctx context.Context, dir string, repair bool, log *slog.Logger) (Ver
 type verifier struct {
 	dir, path string
 	log       *slog.Logger
+	repairing bool         // damage found is to be repaired
 	st        *store.Store // nil when the index cannot be opened
 	rebuilt   string       // the last rebuild's temp index
 	done      func()       // removes rebuilt (see buildIndexCopy)
@@ -97,8 +104,11 @@ func (v *verifier) close() {
 	}
 }
 
-// verify runs every check once.
-func (v *verifier) verify(ctx context.Context) (VerifyReport, error) {
+// verify runs every check once. The content is compared with a copy
+// rebuilt from the release files: a fresh one, or with fresh unset the
+// last one built. Damage found before the comparison ends the checks
+// unless it is to be repaired: the rebuild would serve only the repair.
+func (v *verifier) verify(ctx context.Context, fresh bool) (VerifyReport, error) {
 	rep := VerifyReport{Index: v.path, Damage: []Damage{}}
 	d := damageLog{&rep}
 	if v.st == nil {
@@ -115,8 +125,13 @@ func (v *verifier) verify(ctx context.Context) (VerifyReport, error) {
 			return rep, err
 		}
 	}
-	if err := v.rebuild(ctx, size); err != nil {
-		return rep, err
+	if len(rep.Damage) > 0 && !v.repairing {
+		return rep, nil
+	}
+	if fresh || v.rebuilt == "" {
+		if err := v.rebuild(ctx, size); err != nil {
+			return rep, err
+		}
 	}
 	if v.st != nil && len(rep.Damage) == 0 {
 		if err := v.compare(ctx, d); err != nil {
@@ -195,6 +210,7 @@ func (v *verifier) rebuild(ctx context.Context, size int) error {
 		v.done()
 		v.rebuilt, v.done = "", nil
 	}
+	v.log.Debug("rebuilding the index from the release files to compare", "index", v.path)
 	tmp, done, err := buildIndexCopy(ctx, v.dir, size, quiet(v.log))
 	if err != nil {
 		return err
@@ -222,25 +238,25 @@ func (v *verifier) compare(ctx context.Context, d damageLog) error {
 }
 
 // repair copies the last rebuild into the index, as Repair does, holding
-// the cache's write lock.
-func (v *verifier) repair(ctx context.Context) error {
+// the cache's write lock, and reports whether the release files changed
+// since that rebuild (the index was then brought in line with them).
+func (v *verifier) repair(ctx context.Context) (changed bool, err error) {
 	lock, err := atomicfile.LockFile(ctx, filepath.Join(v.dir, lockFile), lockWait)
 	if err != nil {
-		return lockError(v.dir, err)
+		return false, lockError(v.dir, err)
 	}
 	defer lock.Unlock()
 	if v.st != nil {
 		if err := v.st.Restore(ctx, v.rebuilt); err != nil {
-			return err
+			return false, err
 		}
 	} else {
 		st, err := installRebuilt(ctx, v.path, v.rebuilt, v.log)
 		if err != nil {
-			return err
+			return false, err
 		}
 		v.st = st
 	}
 	c := &Cache{dir: v.dir, store: v.st, log: v.log, now: time.Now}
-	_, err = c.reconcile(ctx) // the lock is held
-	return err
+	return c.reconcile(ctx) // the lock is held
 }

@@ -1,9 +1,11 @@
 package indexer
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,6 +87,39 @@ func testVerify(t *testing.T, ext string) {
 	js, err := c.Store().LogicJSON(ctx, shopDev, "purchase_item")
 	if err != nil || strings.Contains(string(js), "DROP TABLE") {
 		t.Errorf("after the repair, purchase_item = %s, %v", js, err)
+	}
+}
+
+// TestVerifyRebuilds: verify rebuilds the index once to compare it, not
+// at all when it found damage it is not to repair (the copy would serve
+// only a repair), and once when it repairs: the repaired index is checked
+// against the copy it was made from.
+func TestVerifyRebuilds(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	importDoc(t, dir, shopDoc(t, "rel_42", 42, nil))
+	rebuilds := func(repair bool) (VerifyReport, int) {
+		t.Helper()
+		var buf bytes.Buffer
+		log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		rep, err := Verify(ctx, dir, repair, log)
+		if err != nil {
+			t.Fatalf("Verify(repair %v): %v", repair, err)
+		}
+		return rep, strings.Count(buf.String(), "rebuilding the index from the release files")
+	}
+	if rep, n := rebuilds(false); !rep.Healthy() || n != 1 {
+		t.Errorf("a healthy index: %+v after %d rebuilds, want healthy after 1", rep, n)
+	}
+	flipIndexByte(t, filepath.Join(dir, "index.db"), `{"name":"author_id"`)
+	if rep, n := rebuilds(false); rep.Healthy() || n != 0 {
+		t.Errorf("a damaged page: %+v after %d rebuilds, want damage after 0", rep, n)
+	}
+	if rep, n := rebuilds(true); !rep.Repaired || n != 1 {
+		t.Errorf("a damaged page repaired: %+v after %d rebuilds, want repaired after 1", rep, n)
+	}
+	if rep, n := rebuilds(false); !rep.Healthy() || len(rep.Damage) != 0 || n != 1 {
+		t.Errorf("after the repair: %+v after %d rebuilds, want healthy after 1", rep, n)
 	}
 }
 
