@@ -3,7 +3,6 @@ package indexer
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 
@@ -29,7 +28,7 @@ func importInput(r io.Reader, what string) (doc io.Reader, packed bool, close fu
 	if !bytes.Equal(head, zstdMagic) {
 		return br, false, func() {}, nil
 	}
-	zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxPackedWindow))
+	zr, err := newUnpacker(br)
 	if err != nil {
 		return nil, false, nil, fmt.Errorf("%s: decompress: %w", what, err)
 	}
@@ -48,17 +47,8 @@ type inflateErrors struct {
 
 func (d *inflateErrors) Read(p []byte) (int, error) {
 	n, err := d.zr.Read(p)
-	switch {
-	case err == nil || err == io.EOF:
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		// Not wrapped: the snapshot decoder would take it for JSON cut short.
-		err = fmt.Errorf("%s: decompress: the zstd stream ends early (cut short?)", d.what)
-	case errors.Is(err, zstd.ErrDecoderSizeExceeded), errors.Is(err, zstd.ErrWindowSizeExceeded):
-		// What the streaming decoder says of a window over maxPackedWindow.
-		err = fmt.Errorf("%s: decompress: the zstd stream asks for a window over %s (made with zstd --long?): %w",
-			d.what, size(maxPackedWindow), err)
-	default:
-		err = fmt.Errorf("%s: decompress: %w", d.what, err)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%s: decompress: %w", d.what, zstdProblem(err))
 	}
 	return n, err
 }

@@ -128,9 +128,30 @@ func (u *unpacker) Read(p []byte) (int, error) {
 		return 0, &unpackError{fmt.Errorf("over %s once decompressed", size(maxReleaseFile))}
 	}
 	if err != nil && err != io.EOF {
-		err = &unpackError{err}
+		err = &unpackError{zstdProblem(err)}
 	}
 	return n, err
+}
+
+// newUnpacker returns a decoder of a zstd stream as release files hold
+// them: decoded on the caller's goroutine, with a window of at most
+// maxPackedWindow.
+func newUnpacker(r io.Reader) (*zstd.Decoder, error) {
+	return zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxPackedWindow))
+}
+
+// zstdProblem says what a decoder's error means for the stream it read.
+func zstdProblem(err error) error {
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		// Not wrapped: the snapshot decoder would take it for JSON cut short.
+		return errors.New("the zstd stream ends early (cut short?)")
+	case errors.Is(err, zstd.ErrDecoderSizeExceeded), errors.Is(err, zstd.ErrWindowSizeExceeded):
+		// What the streaming decoder says of a window over maxPackedWindow.
+		return fmt.Errorf("the zstd stream asks for a window over %s (made with zstd --long?): %w",
+			size(maxPackedWindow), err)
+	}
+	return err
 }
 
 // unpack returns the release document read from r, the bytes of the
@@ -141,7 +162,7 @@ func unpack(name string, r io.Reader) (doc io.Reader, close func(), err error) {
 	if !packed(name) {
 		return r, func() {}, nil
 	}
-	zr, err := zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxPackedWindow))
+	zr, err := newUnpacker(r)
 	if err != nil {
 		return nil, nil, fmt.Errorf("decompress release file: %w", err)
 	}
