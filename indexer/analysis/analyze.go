@@ -37,10 +37,17 @@ func (a *Analyzer) Analyze(ctx context.Context, c *Catalog, l Logic) (res Analys
 	for _, p := range l.Params {
 		declared[p.Name] = p
 	}
-	rw, err := a.rewrite(ctx, l.SQL, func(name string) bool { _, ok := declared[name]; return ok })
-	if err != nil {
-		res.Unjudged = a.parserFailure(ctx, err)
-		return res
+	rw := &Rewrite{SQL: l.SQL, original: l.SQL, Complete: true}
+	if strings.ContainsAny(l.SQL, ":$") {
+		// Without either byte, neither a placeholder nor a $n is written
+		// and the scanner would find nothing to replace; SQL it would
+		// reject, the parser rejects below. Else the scanner finds them.
+		var err error
+		rw, err = a.rewrite(ctx, l.SQL, func(name string) bool { _, ok := declared[name]; return ok })
+		if err != nil {
+			res.Unjudged = a.parserFailure(ctx, err)
+			return res
+		}
 	}
 	tree, err := a.p.parseJSON(ctx, rw.SQL)
 	var pe *pgError

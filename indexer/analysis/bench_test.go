@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -126,5 +127,30 @@ func BenchmarkAnalyzeOne(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		a.Analyze(context.Background(), c, logics[i%len(logics)])
+	}
+}
+
+// BenchmarkAnalyzeManyProblems is one logic near MaxSQL naming 2,000
+// columns the table does not have, one problem each: the cost of a
+// problem must not grow with the SQL's length or the problems before it.
+func BenchmarkAnalyzeManyProblems(b *testing.B) {
+	a := testAnalyzer(b)
+	c := NewCatalog(benchSchema())
+	var sql strings.Builder
+	sql.WriteString("SELECT ")
+	for i := range 2000 {
+		if i > 0 {
+			sql.WriteString(", ")
+		}
+		fmt.Fprintf(&sql, "u.missing_col_%04d", i)
+	}
+	sql.WriteString(" FROM t1 u WHERE u.id = :id")
+	l := Logic{Name: "wide", SQL: sql.String()}
+	if n := len(a.Analyze(context.Background(), c, l).Problems); n < 2000 {
+		b.Fatalf("%d problems, want at least 2000 (%d bytes of SQL)", n, sql.Len())
+	}
+	b.ResetTimer()
+	for range b.N {
+		a.Analyze(context.Background(), c, l)
 	}
 }

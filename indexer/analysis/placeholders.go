@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+	"sync/atomic"
 )
 
 // Placeholder is one `:name` of a logic's SQL.
@@ -33,7 +33,8 @@ type Rewrite struct {
 	Complete bool
 
 	original string
-	edits    []edit // sorted by position
+	edits    []edit                    // sorted by position
+	chars    atomic.Pointer[charIndex] // of original, made by the first Position
 }
 
 // edit is one replaced span: [rewStart, rewEnd) of SQL stands for
@@ -64,13 +65,12 @@ func (r *Rewrite) OriginalOffset(offset int) int {
 // Position maps a byte offset in r.SQL to a 1-based character offset in
 // the original SQL, the unit of a problem's position.
 func (r *Rewrite) Position(offset int) int {
-	return charPosition(r.original, r.OriginalOffset(offset))
-}
-
-// charPosition is the 1-based character offset of byte offset off in s.
-func charPosition(s string, off int) int {
-	off = min(max(off, 0), len(s))
-	return utf8.RuneCountInString(s[:off]) + 1
+	x := r.chars.Load()
+	if x == nil || x.s != r.original {
+		x = newCharIndex(r.original)
+		r.chars.Store(x)
+	}
+	return x.position(r.OriginalOffset(offset))
 }
 
 // byteOffset is the byte offset of the 1-based character position pos in s

@@ -25,8 +25,9 @@ type state struct {
 	declared map[string]Param
 
 	problems []Problem
-	partial  string // the first part left unjudged
-	abort    string // why the analysis stopped
+	seen     map[Problem]bool // problems, to add each once
+	partial  string           // the first part left unjudged
+	abort    string           // why the analysis stopped
 
 	tables   []*access
 	tableIdx map[*tableInfo]*access
@@ -65,11 +66,13 @@ func (s *state) problem(code string, pos int, format string, args ...any) {
 	if pos >= 0 {
 		p.Position = s.rw.Position(pos)
 	}
-	for _, q := range s.problems {
-		if q == p {
-			return
-		}
+	if s.seen == nil {
+		s.seen = make(map[Problem]bool)
 	}
+	if s.seen[p] {
+		return // once each: a logic of 48 KiB can have thousands
+	}
+	s.seen[p] = true
 	s.problems = append(s.problems, p)
 }
 
