@@ -101,7 +101,7 @@ func TestMemTablesBound(t *testing.T) {
 
 // A document whose connections, given before its tables, include no
 // postgres one keeps no tables in memory: none of its logics is analysed.
-// One with a postgres connection, or whose tables come first, keeps them.
+// One with a postgres connection keeps them.
 func TestMemTablesOnlyForPostgres(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
