@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/atomicfile"
 )
@@ -40,7 +41,7 @@ func TestImportListUse(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	res := importDoc(t, dir, shopDoc(t, "rel_41", 41, nil))
-	if res.ID != "rel_41" || res.Source != store.SourceImport || !res.Current || res.Unchanged {
+	if res.ID != "rel_41" || res.Source != snapshot.SourceImport || !res.Current || res.Unchanged {
 		t.Errorf("import = %+v, want rel_41 imported and current", res)
 	}
 	importDoc(t, dir, shopDoc(t, "rel_42", 42, nil))
@@ -129,7 +130,7 @@ func TestIndexRebuiltWhenMissing(t *testing.T) {
 	}
 	c := openCache(t, dir)
 	cur, err := c.Store().Current(context.Background(), shopDev)
-	if err != nil || cur.ID != "rel_42" || cur.Tables != 6 || cur.Source != store.SourceImport {
+	if err != nil || cur.ID != "rel_42" || cur.Tables != 6 || cur.Source != snapshot.SourceImport {
 		t.Fatalf("after rebuild current = %+v, %v; want rel_42 with 6 tables", cur, err)
 	}
 	list, _ := c.Releases(context.Background(), "")

@@ -269,7 +269,7 @@ func readTableNames(tb testing.TB, st *store.Store, t store.Target) ([]string, e
 }
 
 // encodeRelease renders a snapshot as the JSON of a release file.
-func encodeRelease(snap *store.Snapshot) ([]byte, error) {
+func encodeRelease(snap *snapshot.Snapshot) ([]byte, error) {
 	var buf bytes.Buffer
 	err := snapshot.Encode(&buf, snap)
 	return buf.Bytes(), err

@@ -86,7 +86,7 @@ func (c *Cache) importLocked(ctx context.Context, r io.Reader, digest string) (R
 	br := bufio.NewReaderSize(io.TeeReader(r, h), 64<<10)
 	var cached store.ReleaseInfo
 	ri, err := c.ingest(ctx, br, ingest{
-		origin:      store.Origin{Source: store.SourceImport, SyncedAt: now()},
+		origin:      snapshot.Origin{Source: snapshot.SourceImport, SyncedAt: now()},
 		tempDir:     filepath.Join(c.dir, releasesDir),
 		makeCurrent: true,
 		optimize:    true,
@@ -94,7 +94,7 @@ func (c *Cache) importLocked(ctx context.Context, r io.Reader, digest string) (R
 			io.Copy(io.Discard, br) // nothing is left once decoded: the digest covers it all
 			return "sha256:" + hex.EncodeToString(h.Sum(nil))
 		},
-		check: func(rel store.Release, digest string) error {
+		check: func(rel snapshot.Release, digest string) error {
 			ri, err := c.store.ReleaseInfo(ctx, store.ReleaseKey{Project: rel.Project, ID: rel.ID})
 			if err == nil && ri.Digest == digest && ri.Environment == rel.Environment {
 				cached = ri

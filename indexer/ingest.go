@@ -24,13 +24,13 @@ import (
 type ingest struct {
 	// origin is where the release comes from; its digest may be set once
 	// the document is read (digest).
-	origin store.Origin
+	origin snapshot.Origin
 	// digest, when set, gives the document's digest once it is read whole.
 	digest func() string
 	// check, when set, refuses a release other than the one expected, or
 	// stops with errUnchanged when the cache holds it already; digest is
 	// the document's (origin's) digest.
-	check func(r store.Release, digest string) error
+	check func(r snapshot.Release, digest string) error
 	// tempDir is where the new release file is written before it is
 	// renamed into {cache}/releases/{project}; "" indexes an existing
 	// release file (file) instead of writing one.
@@ -105,8 +105,8 @@ func (c *Cache) ingest(ctx context.Context, src io.Reader, in ingest) (store.Rel
 type ingestParts struct {
 	d       *snapshot.Decoder
 	file    *releaseFile // nil: an existing release file is indexed
-	release *store.Release
-	origin  *store.Origin
+	release *snapshot.Release
+	origin  *snapshot.Origin
 	err     error // of the release file
 }
 
@@ -148,9 +148,9 @@ func (p *ingestParts) Err() error {
 // finish checks the release once every part is in, and says where it came
 // from and what its release file is: the new file's, finished here, or
 // the existing one's.
-func (p *ingestParts) finish(in ingest) (store.Release, store.Origin, store.FileState, error) {
+func (p *ingestParts) finish(in ingest) (snapshot.Release, snapshot.Origin, store.FileState, error) {
 	if p.release == nil {
-		return store.Release{}, store.Origin{}, store.FileState{}, &snapshot.Error{Problems: []string{"release: missing"}}
+		return snapshot.Release{}, snapshot.Origin{}, store.FileState{}, &snapshot.Error{Problems: []string{"release: missing"}}
 	}
 	rel, origin := *p.release, in.origin
 	if in.digest != nil {
@@ -179,7 +179,7 @@ func (p *ingestParts) finish(in ingest) (store.Release, store.Origin, store.File
 // transaction holds the write lock. The caller then calls placed with
 // whether the transaction committed: when not, placed puts back what was
 // there. Nothing is written through a link (links.go).
-func (c *Cache) place(rel store.Release, file *releaseFile, makeCurrent bool) (placed func(committed bool), err error) {
+func (c *Cache) place(rel snapshot.Release, file *releaseFile, makeCurrent bool) (placed func(committed bool), err error) {
 	var undo []func(bool)
 	placed = func(ok bool) {
 		for _, f := range undo {

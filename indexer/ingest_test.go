@@ -46,10 +46,10 @@ func TestIngestWritesTheReleaseFile(t *testing.T) {
 			if err != nil {
 				t.Fatalf("the release file does not decode: %v\n%s", err, data)
 			}
-			if got.Origin.Source != store.SourceImport || got.Origin.Digest != res.Digest || got.Origin.SyncedAt != res.SyncedAt {
+			if got.Origin.Source != snapshot.SourceImport || got.Origin.Digest != res.Digest || got.Origin.SyncedAt != res.SyncedAt {
 				t.Errorf("origin = %+v, want the import's (%s, %s)", got.Origin, res.Digest, res.SyncedAt)
 			}
-			got.Origin = store.Origin{}
+			got.Origin = snapshot.Origin{}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("release file (-document +file):\n%s", diff)
 			}

@@ -245,10 +245,10 @@ func (c *Cache) reconcileRelease(ctx context.Context, key store.ReleaseKey, info
 	ri, err := c.ingest(ctx, bufio.NewReaderSize(doc, 64<<10), ingest{
 		// A file put here by hand, not by hubsnap, says nothing of where
 		// it came from.
-		origin: store.Origin{Source: store.SourceImport, Digest: file.Digest,
+		origin: snapshot.Origin{Source: snapshot.SourceImport, Digest: file.Digest,
 			SyncedAt: info.ModTime().UTC().Format(time.RFC3339)},
 		file: file,
-		check: func(r store.Release, _ string) error {
+		check: func(r snapshot.Release, _ string) error {
 			if r.ID != key.ID || r.Project != key.Project {
 				return fmt.Errorf("%w: it holds release %q of project %q", errWrongRelease, r.ID, r.Project)
 			}

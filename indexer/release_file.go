@@ -119,7 +119,7 @@ func (c *counter) Write(p []byte) (int, error) { *c += counter(len(p)); return l
 // finish ends the document with the origin o, and syncs and closes the
 // file. It returns what the index records of the file: the size and
 // digest of its bytes as stored (compressed, when it is).
-func (rf *releaseFile) finish(o store.Origin) (store.FileState, error) {
+func (rf *releaseFile) finish(o snapshot.Origin) (store.FileState, error) {
 	err := rf.enc.Finish(o)
 	if rf.zw != nil {
 		if cerr := rf.zw.Close(); err == nil {

@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
-	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/storetest"
 )
 
@@ -140,7 +139,7 @@ func BenchmarkReleaseFileWrite(b *testing.B) {
 			b.Fatal(err)
 		}
 		return rf.enc, func() (int64, error) {
-			st, err := rf.finish(store.Origin{Source: store.SourceImport})
+			st, err := rf.finish(snapshot.Origin{Source: snapshot.SourceImport})
 			rf.discard()
 			return st.Size, err
 		}
@@ -160,7 +159,7 @@ func BenchmarkReleaseFileWrite(b *testing.B) {
 			var n counter
 			enc := snapshot.NewEncoder(io.MultiWriter(f, h, &n))
 			return enc, func() (int64, error) {
-				err := enc.Finish(snapshot.Origin{Source: store.SourceImport})
+				err := enc.Finish(snapshot.Origin{Source: snapshot.SourceImport})
 				if err == nil {
 					err = f.Sync()
 				}

@@ -194,11 +194,11 @@ func (c *Cache) syncDownloaded(ctx context.Context, opts SyncOptions, pick hub.L
 			return err
 		}
 		ri, err := c.ingest(ctx, bufio.NewReaderSize(f, 64<<10), ingest{
-			origin:      store.Origin{Source: store.SourceHub, Digest: pick.Digest, SyncedAt: now()},
+			origin:      snapshot.Origin{Source: snapshot.SourceHub, Digest: pick.Digest, SyncedAt: now()},
 			tempDir:     dir,
 			makeCurrent: true,
 			optimize:    true,
-			check: func(r store.Release, _ string) error {
+			check: func(r snapshot.Release, _ string) error {
 				if r.ID != pick.ID || r.Project != opts.Project || r.Environment != opts.Environment {
 					return fmt.Errorf("%w: the hub sent release %q of %s/%s when asked for %q of %s/%s; nothing was written",
 						errWrongRelease, r.ID, r.Project, r.Environment, pick.ID, opts.Project, opts.Environment)

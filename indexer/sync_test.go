@@ -35,7 +35,7 @@ func TestSyncSuccess(t *testing.T) {
 	if res.ID != "rel_42" || res.Version != 42 || res.Tables != 6 || res.Logics != 4 || res.Unchanged || !res.Current {
 		t.Errorf("got %+v, want rel_42 v42 with 6 tables, 4 logics, current, changed", res)
 	}
-	if res.Source != store.SourceHub || res.Digest != hubtest.Digest(shopDoc(t, "rel_42", 42, nil)) {
+	if res.Source != snapshot.SourceHub || res.Digest != hubtest.Digest(shopDoc(t, "rel_42", 42, nil)) {
 		t.Errorf("origin = %s %s, want hub and the listed digest", res.Source, res.Digest)
 	}
 	for _, r := range h.Requests() {
@@ -469,7 +469,7 @@ func TestSecretsNeverReachTheCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	snap.Release.ID = "rel_43"
-	snap.Origin = store.Origin{Source: store.SourceImport, Digest: hubtest.Digest(doc), SyncedAt: now()}
+	snap.Origin = snapshot.Origin{Source: snapshot.SourceImport, Digest: hubtest.Digest(doc), SyncedAt: now()}
 	if err := c.Store().PutRelease(context.Background(), snap, store.FileState{}, true, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -236,11 +237,11 @@ func TestWatchReindexRace(t *testing.T) {
 	const tables = 2000
 	dir := t.TempDir()
 	big := func(gen int) []byte {
-		snap := &store.Snapshot{Release: store.Release{ID: "rel_1", Project: "shop", Environment: "dev", Version: 1}}
+		snap := &snapshot.Snapshot{Release: snapshot.Release{ID: "rel_1", Project: "shop", Environment: "dev", Version: 1}}
 		for i := range tables {
-			t := store.Table{Name: fmt.Sprintf("t_%04d", i), Connection: store.DefaultConnection, Comment: fmt.Sprintf("gen %d", gen)}
+			t := snapshot.Table{Name: fmt.Sprintf("t_%04d", i), Connection: snapshot.DefaultConnection, Comment: fmt.Sprintf("gen %d", gen)}
 			for j := range 5 {
-				t.Columns = append(t.Columns, store.Column{Name: fmt.Sprintf("g%d_c%d", gen, j), Type: "text", Nullable: true})
+				t.Columns = append(t.Columns, snapshot.Column{Name: fmt.Sprintf("g%d_c%d", gen, j), Type: "text", Nullable: true})
 			}
 			snap.Tables = append(snap.Tables, t)
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/hubsnap/hubsnap/indexer/analysis"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/mcpserver/mcpservertest"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/answer"
@@ -15,7 +16,7 @@ import (
 func testAnalyzer(tb testing.TB) *analysis.Analyzer { tb.Helper(); return mcpservertest.Analyzer(tb) }
 
 // putAnalysed stores snap with its logics analysed.
-func putAnalysed(tb testing.TB, st *store.Store, snap *store.Snapshot, file store.FileState, makeCurrent bool) {
+func putAnalysed(tb testing.TB, st *store.Store, snap *snapshot.Snapshot, file store.FileState, makeCurrent bool) {
 	tb.Helper()
 	mcpservertest.PutAnalysed(tb, st, snap, file, makeCurrent)
 }
@@ -23,7 +24,7 @@ func putAnalysed(tb testing.TB, st *store.Store, snap *store.Snapshot, file stor
 // analyses analyses every logic of snap in memory, with the whole release
 // as its catalog: what the answers, composed by SQL from the index's
 // rows, must say. Nil when snap has no postgres connection.
-func analyses(tb testing.TB, snap *store.Snapshot) map[string]*analysis.Analysis {
+func analyses(tb testing.TB, snap *snapshot.Snapshot) map[string]*analysis.Analysis {
 	tb.Helper()
 	s := &analysis.Schema{}
 	postgres := false

@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/indexer"
-	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // BenchmarkGetTableTool is one schema_get_table call through the MCP
@@ -115,10 +115,10 @@ func releaseJSON(tb testing.TB, id string, n int) []byte {
 		PrimaryKey []string `json:"primaryKey"`
 	}
 	doc := struct {
-		FormatVersion int           `json:"formatVersion"`
-		Release       store.Release `json:"release"`
-		Tables        []table       `json:"tables"`
-	}{FormatVersion: 1, Release: store.Release{ID: id, Project: "shop", Environment: "dev", Version: 1}}
+		FormatVersion int              `json:"formatVersion"`
+		Release       snapshot.Release `json:"release"`
+		Tables        []table          `json:"tables"`
+	}{FormatVersion: 1, Release: snapshot.Release{ID: id, Project: "shop", Environment: "dev", Version: 1}}
 	for i := range n {
 		t := table{Name: fmt.Sprintf("t_%04d", i), PrimaryKey: []string{"id"}}
 		for j := range 10 {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -55,7 +56,7 @@ func TestAnswerBudgetHostile(t *testing.T) {
 }
 
 // hostile is version v of the release of TestAnswerBudgetHostile.
-func hostile(v int) *store.Snapshot {
+func hostile(v int) *snapshot.Snapshot {
 	// name is a name of 1 KiB: a prefix that makes it unique, then quotes.
 	name := func(format string, args ...any) string {
 		p := fmt.Sprintf(format, args...)
@@ -63,18 +64,18 @@ func hostile(v int) *store.Snapshot {
 	}
 	// text is a free text of n bytes of control characters, by version.
 	text := func(n int) string { return strings.Repeat(string(rune(v)), n) }
-	snap := &store.Snapshot{
-		Release: store.Release{ID: fmt.Sprintf("rel_h%d", v), Project: "big", Environment: "dev", Version: int64(v),
+	snap := &snapshot.Snapshot{
+		Release: snapshot.Release{ID: fmt.Sprintf("rel_h%d", v), Project: "big", Environment: "dev", Version: int64(v),
 			CreatedAt: "2026-11-01T00:00:00Z"},
-		Origin: store.Origin{Source: store.SourceImport, Digest: "sha256:" + strings.Repeat("1", 64),
+		Origin: snapshot.Origin{Source: snapshot.SourceImport, Digest: "sha256:" + strings.Repeat("1", 64),
 			SyncedAt: "2026-11-01T00:00:01Z"},
 	}
 	conn := name("c")
-	hub := store.Table{Name: name("hub"), Connection: conn, Comment: text(16 << 10),
-		Columns: []store.Column{{Name: name("id"), Type: name("t%d", v)}}, PrimaryKey: []string{name("id")}}
-	worst := store.Table{Name: name("worst"), Connection: conn, Comment: text(16 << 10)}
+	hub := snapshot.Table{Name: name("hub"), Connection: conn, Comment: text(16 << 10),
+		Columns: []snapshot.Column{{Name: name("id"), Type: name("t%d", v)}}, PrimaryKey: []string{name("id")}}
+	worst := snapshot.Table{Name: name("worst"), Connection: conn, Comment: text(16 << 10)}
 	for i := range 4096 {
-		c := store.Column{Name: name("c%04d", i), Type: name("t%d", v), Comment: text(64)}
+		c := snapshot.Column{Name: name("c%04d", i), Type: name("t%d", v), Comment: text(64)}
 		if i < 8 {
 			c.Comment, c.Default = text(16<<10), text(4<<10)
 			for e := range 1000 {
@@ -85,24 +86,24 @@ func hostile(v int) *store.Snapshot {
 	}
 	worst.PrimaryKey = []string{worst.Columns[0].Name}
 	for i := range 4096 {
-		worst.ForeignKeys = append(worst.ForeignKeys, store.ForeignKey{Name: name("fk%d", i), OnDelete: name("d%d", v),
+		worst.ForeignKeys = append(worst.ForeignKeys, snapshot.ForeignKey{Name: name("fk%d", i), OnDelete: name("d%d", v),
 			Columns: []string{worst.Columns[i].Name}, RefConnection: conn, RefTable: hub.Name, RefColumns: []string{name("id")}})
-		worst.Indexes = append(worst.Indexes, store.Index{Name: name("ix%d", i), Columns: []string{worst.Columns[i].Name}})
+		worst.Indexes = append(worst.Indexes, snapshot.Index{Name: name("ix%d", i), Columns: []string{worst.Columns[i].Name}})
 	}
 	snap.Tables = append(snap.Tables, hub, worst)
 	for i := range 300 {
-		snap.Tables = append(snap.Tables, store.Table{Name: name("r%d", i), Connection: conn, Comment: text(100),
-			Columns:     []store.Column{{Name: name("w"), Type: name("t%d", v)}},
-			ForeignKeys: []store.ForeignKey{{Name: name("rk%d", i), Columns: []string{name("w")}, RefConnection: conn, RefTable: worst.Name, RefColumns: []string{worst.Columns[0].Name}}}})
+		snap.Tables = append(snap.Tables, snapshot.Table{Name: name("r%d", i), Connection: conn, Comment: text(100),
+			Columns:     []snapshot.Column{{Name: name("w"), Type: name("t%d", v)}},
+			ForeignKeys: []snapshot.ForeignKey{{Name: name("rk%d", i), Columns: []string{name("w")}, RefConnection: conn, RefTable: worst.Name, RefColumns: []string{worst.Columns[0].Name}}}})
 	}
 	for i := range 300 {
-		snap.Tables = append(snap.Tables, store.Table{Name: "dup", Connection: name("k%d", i),
-			Columns: []store.Column{{Name: "id", Type: "int"}}})
+		snap.Tables = append(snap.Tables, snapshot.Table{Name: "dup", Connection: name("k%d", i),
+			Columns: []snapshot.Column{{Name: "id", Type: "int"}}})
 	}
-	l := store.Logic{Name: strings.Repeat("L", 1024), Description: text(16 << 10),
-		SQL: strings.Repeat(`"`, 48<<10-1) + string(rune('0'+v)), Auth: store.Auth{Required: true}}
+	l := snapshot.Logic{Name: strings.Repeat("L", 1024), Description: text(16 << 10),
+		SQL: strings.Repeat(`"`, 48<<10-1) + string(rune('0'+v)), Auth: snapshot.Auth{Required: true}}
 	for i := range 4096 {
-		l.Params = append(l.Params, store.Param{Name: name("p%d", i), Type: name("t%d", v)})
+		l.Params = append(l.Params, snapshot.Param{Name: name("p%d", i), Type: name("t%d", v)})
 		l.Auth.Roles = append(l.Auth.Roles, name("role%d_%d", v, i))
 	}
 	snap.Logics = append(snap.Logics, l)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/answer"
 )
@@ -240,15 +241,15 @@ func shortName(s string) string {
 // 4,096 foreign keys and as many indexes; a table 5,000 keys point at;
 // names of 1 KiB; a logic with 48 KiB of SQL full of characters JSON
 // escapes, 16 KiB of description, 4,096 parameters and 4,096 roles.
-func extremes() *store.Snapshot {
+func extremes() *snapshot.Snapshot {
 	long := func(prefix string, n int) string { return prefix + strings.Repeat("x", n-len(prefix)) }
-	snap := &store.Snapshot{
-		Release: store.Release{ID: "rel_x", Project: "big", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T00:00:00Z"},
-		Origin:  store.Origin{Source: store.SourceImport, Digest: "sha256:" + strings.Repeat("1", 64), SyncedAt: "2026-11-01T00:00:01Z"},
+	snap := &snapshot.Snapshot{
+		Release: snapshot.Release{ID: "rel_x", Project: "big", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T00:00:00Z"},
+		Origin:  snapshot.Origin{Source: snapshot.SourceImport, Digest: "sha256:" + strings.Repeat("1", 64), SyncedAt: "2026-11-01T00:00:01Z"},
 	}
-	wide := store.Table{Name: "wide", Connection: "main", Comment: strings.Repeat("Long \"comment\" ", 1092)}
+	wide := snapshot.Table{Name: "wide", Connection: "main", Comment: strings.Repeat("Long \"comment\" ", 1092)}
 	for i := range 4096 {
-		c := store.Column{Name: long(fmt.Sprintf("c%04d_", i), 200), Type: "text", Comment: strings.Repeat("note ", 400)}
+		c := snapshot.Column{Name: long(fmt.Sprintf("c%04d_", i), 200), Type: "text", Comment: strings.Repeat("note ", 400)}
 		if i < 4 {
 			c.Name, c.Type = long(fmt.Sprintf("c%04d_", i), 1024), long("t", 1024)
 			c.Comment, c.Default = strings.Repeat("\"q\"\n", 4096), strings.Repeat("d", 4096)
@@ -259,28 +260,28 @@ func extremes() *store.Snapshot {
 		wide.Columns = append(wide.Columns, c)
 		wide.PrimaryKey = append(wide.PrimaryKey, c.Name)
 	}
-	keys := store.Table{Name: "keys", Connection: "main", Columns: []store.Column{{Name: "a", Type: "int"}}}
+	keys := snapshot.Table{Name: "keys", Connection: "main", Columns: []snapshot.Column{{Name: "a", Type: "int"}}}
 	for i := range 4096 {
-		keys.ForeignKeys = append(keys.ForeignKeys, store.ForeignKey{Name: long(fmt.Sprintf("fk%d_", i), 100),
+		keys.ForeignKeys = append(keys.ForeignKeys, snapshot.ForeignKey{Name: long(fmt.Sprintf("fk%d_", i), 100),
 			Columns: []string{"a"}, RefConnection: "main", RefTable: "hub", RefColumns: []string{"id"}})
-		keys.Indexes = append(keys.Indexes, store.Index{Name: long(fmt.Sprintf("ix%d_", i), 100), Columns: []string{"a"}})
+		keys.Indexes = append(keys.Indexes, snapshot.Index{Name: long(fmt.Sprintf("ix%d_", i), 100), Columns: []string{"a"}})
 	}
 	snap.Tables = append(snap.Tables, wide, keys,
-		store.Table{Name: "hub", Connection: "main", Columns: []store.Column{{Name: "id", Type: "int"}}, PrimaryKey: []string{"id"}})
+		snapshot.Table{Name: "hub", Connection: "main", Columns: []snapshot.Column{{Name: "id", Type: "int"}}, PrimaryKey: []string{"id"}})
 	for i := range 900 {
-		snap.Tables = append(snap.Tables, store.Table{Name: long(fmt.Sprintf("t%04d_", i), 1024), Connection: "main",
-			Columns:     []store.Column{{Name: "hub_id", Type: "int"}},
-			ForeignKeys: []store.ForeignKey{{Columns: []string{"hub_id"}, RefConnection: "main", RefTable: "hub", RefColumns: []string{"id"}}}})
+		snap.Tables = append(snap.Tables, snapshot.Table{Name: long(fmt.Sprintf("t%04d_", i), 1024), Connection: "main",
+			Columns:     []snapshot.Column{{Name: "hub_id", Type: "int"}},
+			ForeignKeys: []snapshot.ForeignKey{{Columns: []string{"hub_id"}, RefConnection: "main", RefTable: "hub", RefColumns: []string{"id"}}}})
 	}
-	l := store.Logic{Name: "huge", Description: strings.Repeat("describe ", 1820), SQL: strings.Repeat("SELECT '\"x\"'\n", 3780),
-		Auth: store.Auth{Required: true}}
+	l := snapshot.Logic{Name: "huge", Description: strings.Repeat("describe ", 1820), SQL: strings.Repeat("SELECT '\"x\"'\n", 3780),
+		Auth: snapshot.Auth{Required: true}}
 	for i := range 4096 {
-		l.Params = append(l.Params, store.Param{Name: long(fmt.Sprintf("p%d_", i), 100), Type: "text"})
+		l.Params = append(l.Params, snapshot.Param{Name: long(fmt.Sprintf("p%d_", i), 100), Type: "text"})
 		l.Auth.Roles = append(l.Auth.Roles, long(fmt.Sprintf("role%d_", i), 100))
 	}
 	snap.Logics = append(snap.Logics, l)
 	for i := range 600 {
-		snap.Logics = append(snap.Logics, store.Logic{Name: long(fmt.Sprintf("l%04d_", i), 1000), SQL: "SELECT 1"})
+		snap.Logics = append(snap.Logics, snapshot.Logic{Name: long(fmt.Sprintf("l%04d_", i), 1000), SQL: "SELECT 1"})
 	}
 	return snap
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -24,16 +25,16 @@ import (
 // wording, checked by its tests; the caller takes them from the answer.
 // Types compare as written: the fixtures write equal types alike (the
 // store's tests cover int4 and integer).
-func wantFindings(snap *store.Snapshot, codes []string) []Finding {
+func wantFindings(snap *snapshot.Snapshot, codes []string) []Finding {
 	if len(codes) == 0 {
 		codes = store.DefaultRules()
 	}
 	type ref struct{ conn, name string }
-	tables := map[ref]*store.Table{}
+	tables := map[ref]*snapshot.Table{}
 	for i := range snap.Tables {
 		tables[ref{snap.Tables[i].Connection, snap.Tables[i].Name}] = &snap.Tables[i]
 	}
-	typeOf := func(t *store.Table, name string) (string, bool) {
+	typeOf := func(t *snapshot.Table, name string) (string, bool) {
 		for _, c := range t.Columns {
 			if c.Name == name {
 				return c.Type, true
@@ -51,7 +52,7 @@ func wantFindings(snap *store.Snapshot, codes []string) []Finding {
 		}
 		return ""
 	}
-	signature := func(t *store.Table, fk store.ForeignKey) string {
+	signature := func(t *snapshot.Table, fk snapshot.ForeignKey) string {
 		var p []string
 		for k := range fk.Columns {
 			p = append(p, fk.Columns[k]+"\x00"+fk.RefColumns[k])
@@ -60,7 +61,7 @@ func wantFindings(snap *store.Snapshot, codes []string) []Finding {
 		return cmp.Or(fk.RefConnection, t.Connection) + "\x01" + fk.RefTable + "\x01" + strings.Join(p, "\x01")
 	}
 	var out []Finding
-	add := func(code string, t *store.Table, column string) {
+	add := func(code string, t *snapshot.Table, column string) {
 		out = append(out, Finding{Code: code, Table: t.Name, Connection: t.Connection, Column: column})
 	}
 	for _, code := range store.RuleCodes() { // in rule order
@@ -99,7 +100,7 @@ func wantFindings(snap *store.Snapshot, codes []string) []Finding {
 				}
 			case store.CodeDuplicateForeignKey:
 				for i, fk := range t.ForeignKeys {
-					if slices.ContainsFunc(t.ForeignKeys[:i], func(e store.ForeignKey) bool { return signature(t, e) == signature(t, fk) }) {
+					if slices.ContainsFunc(t.ForeignKeys[:i], func(e snapshot.ForeignKey) bool { return signature(t, e) == signature(t, fk) }) {
 						add(code, t, one(fk.Columns))
 					}
 				}
@@ -122,7 +123,7 @@ func wantFindings(snap *store.Snapshot, codes []string) []Finding {
 // wantLogicFindings are the findings of the logic problems of snap (its
 // analysis in memory) of codes (none: the default rules), after the
 // schema's: by logic in the snapshot's order, then in the problems' order.
-func wantLogicFindings(tb testing.TB, snap *store.Snapshot, codes []string) []Finding {
+func wantLogicFindings(tb testing.TB, snap *snapshot.Snapshot, codes []string) []Finding {
 	if len(codes) == 0 {
 		codes = store.DefaultRules()
 	}
@@ -142,7 +143,7 @@ func wantLogicFindings(tb testing.TB, snap *store.Snapshot, codes []string) []Fi
 
 // wantCoverage is commentCoverage of snap: the per cent of its tables
 // and columns with a comment, to one decimal.
-func wantCoverage(snap *store.Snapshot) float64 {
+func wantCoverage(snap *snapshot.Snapshot) float64 {
 	all, commented := 0, 0
 	for _, t := range snap.Tables {
 		all++
@@ -165,7 +166,7 @@ func wantCoverage(snap *store.Snapshot) float64 {
 // checkCheckContract pages through release_check's findings of snap, by
 // default and of each rule, and holds every page to its Go type, its
 // output schema and wantFindings.
-func checkCheckContract(t *testing.T, srv *Server, schema *jsonschema.Resolved, snap *store.Snapshot) {
+func checkCheckContract(t *testing.T, srv *Server, schema *jsonschema.Resolved, snap *snapshot.Snapshot) {
 	t.Helper()
 	ctx := context.Background()
 	for _, code := range append([]string{""}, store.RuleCodes()...) {

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/indexer/analysis"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/answer"
 	"github.com/hubsnap/hubsnap/store/storetest"
@@ -42,7 +43,7 @@ func TestContractDiffSynthetic(t *testing.T) {
 		case i%50 == 0:
 			last.Nullable = !last.Nullable
 		case i%97 == 0:
-			tb.Columns = append(tb.Columns, store.Column{Name: "added_later", Type: "string", Comment: "new"})
+			tb.Columns = append(tb.Columns, snapshot.Column{Name: "added_later", Type: "string", Comment: "new"})
 		case i%89 == 0:
 			tb.Columns = tb.Columns[:len(tb.Columns)-1]
 		case i%131 == 0:
@@ -57,8 +58,8 @@ func TestContractDiffSynthetic(t *testing.T) {
 	}
 	b.Tables = slices.Delete(b.Tables, 10, 15)
 	for i := range 5 {
-		b.Tables = append(b.Tables, store.Table{Name: fmt.Sprintf("zz_new_%d", i), Connection: "main",
-			Columns: []store.Column{{Name: "id", Type: "string"}}, PrimaryKey: []string{"id"}})
+		b.Tables = append(b.Tables, snapshot.Table{Name: fmt.Sprintf("zz_new_%d", i), Connection: "main",
+			Columns: []snapshot.Column{{Name: "id", Type: "string"}}, PrimaryKey: []string{"id"}})
 	}
 	for i := range b.Logics {
 		l := &b.Logics[i]
@@ -66,13 +67,13 @@ func TestContractDiffSynthetic(t *testing.T) {
 		case i%40 == 0:
 			l.SQL += " -- v2"
 		case i%53 == 0:
-			l.Params = append(l.Params, store.Param{Name: "dry_run", Type: "boolean"})
+			l.Params = append(l.Params, snapshot.Param{Name: "dry_run", Type: "boolean"})
 		case i%61 == 0:
 			l.Auth.Required, l.Description = false, ""
 		}
 	}
 	b.Logics = slices.Delete(b.Logics, 1, 4)
-	b.Logics = append(b.Logics, store.Logic{Name: "zz/new", SQL: "SELECT 1"})
+	b.Logics = append(b.Logics, snapshot.Logic{Name: "zz/new", SQL: "SELECT 1"})
 
 	st := openStore(t)
 	putAnalysed(t, st, a, store.FileState{}, false)
@@ -83,14 +84,14 @@ func TestContractDiffSynthetic(t *testing.T) {
 // checkDiffContract checks schema_diff both ways between a and b (both
 // cached for target, b current), whole and cut by a limit, and
 // schema_join_path between pairs of b's tables.
-func checkDiffContract(t *testing.T, st *store.Store, target store.Target, a, b *store.Snapshot) {
+func checkDiffContract(t *testing.T, st *store.Store, target store.Target, a, b *snapshot.Snapshot) {
 	t.Helper()
 	srv := New(st, Options{Target: target, Version: "test"})
 	t.Cleanup(srv.Shutdown)
 	ctx := context.Background()
 	schemas := outputSchemas(t, srv)
-	as := map[*store.Snapshot]map[string]*analysis.Analysis{a: analyses(t, a), b: analyses(t, b)}
-	for _, pair := range [][2]*store.Snapshot{{a, b}, {b, a}} {
+	as := map[*snapshot.Snapshot]map[string]*analysis.Analysis{a: analyses(t, a), b: analyses(t, b)}
+	for _, pair := range [][2]*snapshot.Snapshot{{a, b}, {b, a}} {
 		for _, limit := range []int{store.MaxDiffLimit, 5} {
 			in := DiffInput{From: Name(pair[0].Release.ID), To: Name(pair[1].Release.ID), Limit: limit}
 			ans, err := srv.diff(ctx, &mcp.CallToolRequest{}, in)
@@ -132,7 +133,7 @@ func checkDiffContract(t *testing.T, st *store.Store, target store.Target, a, b 
 // logics of b, by name, with the problems whose code and message its
 // namesake in a did not have (at most 10 each, problemsTotal counting
 // them all).
-func wantBroken(b *store.Snapshot, as, bs map[string]*analysis.Analysis) []answer.BrokenLogic {
+func wantBroken(b *snapshot.Snapshot, as, bs map[string]*analysis.Analysis) []answer.BrokenLogic {
 	var out []answer.BrokenLogic
 	names := []string{}
 	for _, l := range b.Logics {
@@ -168,7 +169,7 @@ func wantBroken(b *store.Snapshot, as, bs map[string]*analysis.Analysis) []answe
 
 // wantDiff builds the schema_diff answer from a to b as docs/tools.md
 // describes it, with at most limit entries.
-func wantDiff(a, b *store.Snapshot, limit int) answer.DiffOutput {
+func wantDiff(a, b *snapshot.Snapshot, limit int) answer.DiffOutput {
 	out := answer.DiffOutput{From: answer.ReleaseRef{ID: a.Release.ID, Version: a.Release.Version}, To: answer.ReleaseRef{ID: b.Release.ID, Version: b.Release.Version},
 		Tables: &answer.TablesDiff{}, Logics: &answer.LogicsDiff{}}
 	n := 0
@@ -180,7 +181,7 @@ func wantDiff(a, b *store.Snapshot, limit int) answer.DiffOutput {
 		return out.More
 	}
 	type key struct{ conn, name string }
-	ta, tb := map[key]*store.Table{}, map[key]*store.Table{}
+	ta, tb := map[key]*snapshot.Table{}, map[key]*snapshot.Table{}
 	var keys []key
 	for i := range a.Tables {
 		k := key{a.Tables[i].Connection, a.Tables[i].Name}
@@ -215,7 +216,7 @@ func wantDiff(a, b *store.Snapshot, limit int) answer.DiffOutput {
 			}
 		}
 	}
-	la, lb := map[string]*store.Logic{}, map[string]*store.Logic{}
+	la, lb := map[string]*snapshot.Logic{}, map[string]*snapshot.Logic{}
 	var names []string
 	for i := range a.Logics {
 		la[a.Logics[i].Name], names = &a.Logics[i], append(names, a.Logics[i].Name)
@@ -250,13 +251,13 @@ func wantDiff(a, b *store.Snapshot, limit int) answer.DiffOutput {
 	return out
 }
 
-func wantTableChange(a, b *store.Table) *answer.TableChange {
+func wantTableChange(a, b *snapshot.Table) *answer.TableChange {
 	c := answer.TableChange{Name: b.Name, Connection: b.Connection}
 	if a.Comment != b.Comment {
 		c.Comment = &answer.TextChange{From: a.Comment, To: b.Comment}
 	}
 	cols := answer.ColumnsDiff{}
-	old := map[string]store.Column{}
+	old := map[string]snapshot.Column{}
 	for _, col := range a.Columns {
 		old[col.Name] = col
 	}
@@ -335,13 +336,13 @@ func wantParts[T any](a, b []T) (added, removed []T) {
 	return added, removed
 }
 
-func wantLogicChange(a, b *store.Logic) *answer.LogicChange {
+func wantLogicChange(a, b *snapshot.Logic) *answer.LogicChange {
 	c := answer.LogicChange{Name: b.Name, Fields: []string{}}
 	if a.SQL != b.SQL {
 		c.SQL, c.Fields = &answer.TextChange{From: a.SQL, To: b.SQL}, append(c.Fields, "sql")
 	}
 	p := answer.ParamsDiff{}
-	old := map[string]store.Param{}
+	old := map[string]snapshot.Param{}
 	for _, op := range a.Params {
 		old[op.Name] = op
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/answer"
 	"github.com/hubsnap/hubsnap/store/storetest"
@@ -52,7 +53,7 @@ func TestContractShop(t *testing.T) {
 	checkContract(t, st, store.Target{Project: "shop", Environment: "dev"}, snap)
 }
 
-func checkContract(t *testing.T, st *store.Store, target store.Target, snap *store.Snapshot) {
+func checkContract(t *testing.T, st *store.Store, target store.Target, snap *snapshot.Snapshot) {
 	srv := New(st, Options{Target: target, Version: "test"})
 	t.Cleanup(srv.Shutdown)
 	ctx := context.Background()
@@ -276,7 +277,7 @@ type ref struct {
 // referencesTo returns the foreign keys of the release by the table they
 // name, in referencedBy's order: by referencing connection, table and key
 // position.
-func referencesTo(snap *store.Snapshot) map[store.TableRef][]ref {
+func referencesTo(snap *snapshot.Snapshot) map[store.TableRef][]ref {
 	out := map[store.TableRef][]ref{}
 	for _, other := range snap.Tables {
 		for pos, fk := range other.ForeignKeys {
@@ -295,7 +296,7 @@ func referencesTo(snap *store.Snapshot) map[store.TableRef][]ref {
 
 // wantTable builds the schema_get_table answer of tb, with refs the
 // foreign keys that name it, as docs/tools.md describes it.
-func wantTable(tb *store.Table, refs []ref) answer.Table {
+func wantTable(tb *snapshot.Table, refs []ref) answer.Table {
 	out := answer.Table{Name: tb.Name, Connection: tb.Connection, Comment: tb.Comment,
 		Columns: make([]answer.Column, len(tb.Columns)), ForeignKeys: []answer.ForeignKey{}}
 	types := map[string]string{}
@@ -348,7 +349,7 @@ func wantTable(tb *store.Table, refs []ref) answer.Table {
 
 // wantLogic builds the logic_get answer of l, as docs/tools.md describes
 // it.
-func wantLogic(l *store.Logic) answer.Logic {
+func wantLogic(l *snapshot.Logic) answer.Logic {
 	out := answer.Logic{Name: l.Name, Description: l.Description, SQL: l.SQL, Params: make([]answer.Param, len(l.Params)),
 		Auth: answer.Auth{Required: l.Auth.Required, Roles: l.Auth.Roles}}
 	for i, p := range l.Params {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/mcpserver/diagram"
 	"github.com/hubsnap/hubsnap/store"
 )
@@ -18,49 +19,49 @@ import (
 // parent and children whose keys cover every kind of end, a chain for
 // distances, a wide table, a self reference and a key into another
 // connection.
-func diagramSnapshot() *store.Snapshot {
-	col := func(name, typ string, nullable bool) store.Column {
-		return store.Column{Name: name, Type: typ, Nullable: nullable}
+func diagramSnapshot() *snapshot.Snapshot {
+	col := func(name, typ string, nullable bool) snapshot.Column {
+		return snapshot.Column{Name: name, Type: typ, Nullable: nullable}
 	}
-	fk := func(name string, cols []string, ref string, refCols ...string) store.ForeignKey {
-		return store.ForeignKey{Name: name, Columns: cols, RefConnection: "main", RefTable: ref, RefColumns: refCols}
+	fk := func(name string, cols []string, ref string, refCols ...string) snapshot.ForeignKey {
+		return snapshot.ForeignKey{Name: name, Columns: cols, RefConnection: "main", RefTable: ref, RefColumns: refCols}
 	}
 	snap := emptySnapshot()
-	snap.Connections = append(snap.Connections, store.Connection{Name: "other", Engine: "postgres"})
-	wide := store.Table{Name: "wide", Connection: "main", PrimaryKey: []string{"id"}}
+	snap.Connections = append(snap.Connections, snapshot.Connection{Name: "other", Engine: "postgres"})
+	wide := snapshot.Table{Name: "wide", Connection: "main", PrimaryKey: []string{"id"}}
 	wide.Columns = append(wide.Columns, col("id", "bigint", false))
 	for i := range 12 {
 		wide.Columns = append(wide.Columns, col(fmt.Sprintf("c%02d", i), "text", true))
 	}
 	wide.Columns = append(wide.Columns, col("parent_id", "bigint", false))
-	wide.ForeignKeys = []store.ForeignKey{fk("", []string{"parent_id"}, "parent", "id")}
-	snap.Tables = []store.Table{
+	wide.ForeignKeys = []snapshot.ForeignKey{fk("", []string{"parent_id"}, "parent", "id")}
+	snap.Tables = []snapshot.Table{
 		{Name: "parent", Connection: "main", PrimaryKey: []string{"id"},
-			Columns:     []store.Column{col("id", "bigint", false), col("name", "text", false), col("boss_id", "bigint", true)},
-			ForeignKeys: []store.ForeignKey{fk("parent_boss_fk", []string{"boss_id"}, "parent", "id")}},
+			Columns:     []snapshot.Column{col("id", "bigint", false), col("name", "text", false), col("boss_id", "bigint", true)},
+			ForeignKeys: []snapshot.ForeignKey{fk("parent_boss_fk", []string{"boss_id"}, "parent", "id")}},
 		{Name: "child_many", Connection: "main", PrimaryKey: []string{"id"},
-			Columns:     []store.Column{col("id", "bigint", false), col("parent_id", "bigint", false)},
-			ForeignKeys: []store.ForeignKey{fk("child_many_fk", []string{"parent_id"}, "parent", "id")}},
+			Columns:     []snapshot.Column{col("id", "bigint", false), col("parent_id", "bigint", false)},
+			ForeignKeys: []snapshot.ForeignKey{fk("child_many_fk", []string{"parent_id"}, "parent", "id")}},
 		{Name: "child_optional", Connection: "main", PrimaryKey: []string{"id"},
-			Columns:     []store.Column{col("id", "bigint", false), col("parent_id", "bigint", true)},
-			ForeignKeys: []store.ForeignKey{fk("child_optional_fk", []string{"parent_id"}, "parent", "id")}},
+			Columns:     []snapshot.Column{col("id", "bigint", false), col("parent_id", "bigint", true)},
+			ForeignKeys: []snapshot.ForeignKey{fk("child_optional_fk", []string{"parent_id"}, "parent", "id")}},
 		{Name: "child_unique", Connection: "main", PrimaryKey: []string{"id"},
-			Columns:     []store.Column{col("id", "bigint", false), col("parent_id", "bigint", true)},
-			ForeignKeys: []store.ForeignKey{fk("child_unique_fk", []string{"parent_id"}, "parent", "id")},
-			Indexes:     []store.Index{{Name: "child_unique_parent", Columns: []string{"parent_id"}, Unique: true}}},
+			Columns:     []snapshot.Column{col("id", "bigint", false), col("parent_id", "bigint", true)},
+			ForeignKeys: []snapshot.ForeignKey{fk("child_unique_fk", []string{"parent_id"}, "parent", "id")},
+			Indexes:     []snapshot.Index{{Name: "child_unique_parent", Columns: []string{"parent_id"}, Unique: true}}},
 		{Name: "child_extension", Connection: "main", PrimaryKey: []string{"parent_id"},
-			Columns:     []store.Column{col("parent_id", "bigint", false), col("extra", "text", true)},
-			ForeignKeys: []store.ForeignKey{fk("child_extension_fk", []string{"parent_id"}, "parent", "id")}},
+			Columns:     []snapshot.Column{col("parent_id", "bigint", false), col("extra", "text", true)},
+			ForeignKeys: []snapshot.ForeignKey{fk("child_extension_fk", []string{"parent_id"}, "parent", "id")}},
 		{Name: "grandchild", Connection: "main", PrimaryKey: []string{"id"},
-			Columns:     []store.Column{col("id", "bigint", false), col("child_id", "bigint", false)},
-			ForeignKeys: []store.ForeignKey{fk("", []string{"child_id"}, "child_many", "id")}},
+			Columns:     []snapshot.Column{col("id", "bigint", false), col("child_id", "bigint", false)},
+			ForeignKeys: []snapshot.ForeignKey{fk("", []string{"child_id"}, "child_many", "id")}},
 		{Name: "dangling", Connection: "main", PrimaryKey: []string{"id"},
-			Columns:     []store.Column{col("id", "bigint", false), col("gone_id", "bigint", false), col("parent_id", "bigint", false)},
-			ForeignKeys: []store.ForeignKey{fk("", []string{"gone_id"}, "gone", "id"), fk("", []string{"parent_id"}, "grandchild", "id")}},
+			Columns:     []snapshot.Column{col("id", "bigint", false), col("gone_id", "bigint", false), col("parent_id", "bigint", false)},
+			ForeignKeys: []snapshot.ForeignKey{fk("", []string{"gone_id"}, "gone", "id"), fk("", []string{"parent_id"}, "grandchild", "id")}},
 		wide,
 		{Name: "elsewhere", Connection: "other", PrimaryKey: []string{"id"},
-			Columns:     []store.Column{col("id", "bigint", false), col("parent_id", "bigint", false)},
-			ForeignKeys: []store.ForeignKey{fk("", []string{"parent_id"}, "parent", "id")}},
+			Columns:     []snapshot.Column{col("id", "bigint", false), col("parent_id", "bigint", false)},
+			ForeignKeys: []snapshot.ForeignKey{fk("", []string{"parent_id"}, "parent", "id")}},
 	}
 	return snap
 }
@@ -183,12 +184,12 @@ func TestDiagramColumns(t *testing.T) {
 func TestDiagramTruncated(t *testing.T) {
 	st := openStore(t)
 	snap := emptySnapshot()
-	snap.Tables = append(snap.Tables, store.Table{Name: "hub", Connection: "main", PrimaryKey: []string{"id"},
-		Columns: []store.Column{{Name: "id", Type: "int"}}})
+	snap.Tables = append(snap.Tables, snapshot.Table{Name: "hub", Connection: "main", PrimaryKey: []string{"id"},
+		Columns: []snapshot.Column{{Name: "id", Type: "int"}}})
 	for i := range 60 {
-		snap.Tables = append(snap.Tables, store.Table{Name: fmt.Sprintf("spoke_%02d", 59-i), Connection: "main",
-			Columns: []store.Column{{Name: "hub_id", Type: "int"}},
-			ForeignKeys: []store.ForeignKey{{Columns: []string{"hub_id"}, RefConnection: "main", RefTable: "hub",
+		snap.Tables = append(snap.Tables, snapshot.Table{Name: fmt.Sprintf("spoke_%02d", 59-i), Connection: "main",
+			Columns: []snapshot.Column{{Name: "hub_id", Type: "int"}},
+			ForeignKeys: []snapshot.ForeignKey{{Columns: []string{"hub_id"}, RefConnection: "main", RefTable: "hub",
 				RefColumns: []string{"id"}}}})
 	}
 	putCurrent(t, st, snap)
@@ -315,7 +316,7 @@ func BenchmarkLargeDiagramTool(b *testing.B) {
 // and validates against the output schema the tool advertises; the JSON
 // that SQL writes is the one the Go type marshals to.
 func TestDiagramContract(t *testing.T) {
-	for _, snap := range []*store.Snapshot{diagramSnapshot(), shopSnapshot(t)} {
+	for _, snap := range []*snapshot.Snapshot{diagramSnapshot(), shopSnapshot(t)} {
 		st := openStore(t)
 		putCurrent(t, st, snap)
 		srv := newServer(t, st)

@@ -15,9 +15,9 @@ import (
 // demoSnapshots are the demo's two sample releases (cmd/hubsnap):
 // rel_41 (version 41) and rel_42 (version 42), decoded by the real
 // decoder, with a fixed origin.
-func demoSnapshots(tb testing.TB) (older, newer *store.Snapshot) {
+func demoSnapshots(tb testing.TB) (older, newer *snapshot.Snapshot) {
 	tb.Helper()
-	read := func(name string) *store.Snapshot {
+	read := func(name string) *snapshot.Snapshot {
 		data, err := os.ReadFile(filepath.Join("..", "cmd", "hubsnap", name))
 		if err != nil {
 			tb.Fatal(err)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/mcpserver/mcpservertest"
 	"github.com/hubsnap/hubsnap/store"
 )
@@ -18,21 +19,24 @@ var (
 	fixedOrigin = mcpservertest.FixedOrigin
 )
 
-func shopSnapshot(tb testing.TB) *store.Snapshot { tb.Helper(); return mcpservertest.ShopSnapshot(tb) }
-func readFixture(tb testing.TB) string           { tb.Helper(); return mcpservertest.ReadFixture(tb) }
-func openStore(tb testing.TB) *store.Store       { tb.Helper(); return mcpservertest.OpenStore(tb) }
-func putCurrent(tb testing.TB, st *store.Store, snap *store.Snapshot) {
+func shopSnapshot(tb testing.TB) *snapshot.Snapshot {
+	tb.Helper()
+	return mcpservertest.ShopSnapshot(tb)
+}
+func readFixture(tb testing.TB) string     { tb.Helper(); return mcpservertest.ReadFixture(tb) }
+func openStore(tb testing.TB) *store.Store { tb.Helper(); return mcpservertest.OpenStore(tb) }
+func putCurrent(tb testing.TB, st *store.Store, snap *snapshot.Snapshot) {
 	tb.Helper()
 	mcpservertest.PutCurrent(tb, st, snap)
 }
 
 // emptySnapshot is a release of shop/dev with no tables and no logics.
-func emptySnapshot() *store.Snapshot {
-	return &store.Snapshot{
-		Release: store.Release{ID: "rel_empty", Project: "shop", Environment: "dev", Version: 7,
+func emptySnapshot() *snapshot.Snapshot {
+	return &snapshot.Snapshot{
+		Release: snapshot.Release{ID: "rel_empty", Project: "shop", Environment: "dev", Version: 7,
 			CreatedAt: "2026-10-01T00:00:00Z"},
 		Origin:      fixedOrigin,
-		Connections: []store.Connection{{Name: "main", Engine: "postgres"}},
+		Connections: []snapshot.Connection{{Name: "main", Engine: "postgres"}},
 	}
 }
 
@@ -86,7 +90,7 @@ func shopSession(tb testing.TB) *mcp.ClientSession {
 }
 
 // sessionWith is shopSession for another snapshot.
-func sessionWith(tb testing.TB, snap *store.Snapshot) *mcp.ClientSession {
+func sessionWith(tb testing.TB, snap *snapshot.Snapshot) *mcp.ClientSession {
 	tb.Helper()
 	st := openStore(tb)
 	putCurrent(tb, st, snap)

@@ -13,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/answer"
 )
@@ -146,16 +147,16 @@ func TestInputSchemasRequire(t *testing.T) {
 
 // shapeSnapshot is the shop fixture plus a table without a primary key and
 // a table with a two-column foreign key (to order_lines).
-func shapeSnapshot(tb testing.TB) *store.Snapshot {
+func shapeSnapshot(tb testing.TB) *snapshot.Snapshot {
 	snap := shopSnapshot(tb)
 	snap.Tables = append(snap.Tables,
-		store.Table{Name: "audit_log", Connection: "main",
-			Columns: []store.Column{{Name: "at", Type: "timestamp"}, {Name: "what", Type: "string", Nullable: true}}},
-		store.Table{Name: "shipments", Connection: "main", Comment: "Lines shipped",
-			Columns: []store.Column{{Name: "id", Type: "string"}, {Name: "order_id", Type: "string"},
+		snapshot.Table{Name: "audit_log", Connection: "main",
+			Columns: []snapshot.Column{{Name: "at", Type: "timestamp"}, {Name: "what", Type: "string", Nullable: true}}},
+		snapshot.Table{Name: "shipments", Connection: "main", Comment: "Lines shipped",
+			Columns: []snapshot.Column{{Name: "id", Type: "string"}, {Name: "order_id", Type: "string"},
 				{Name: "line_no", Type: "integer"}},
 			PrimaryKey: []string{"id"},
-			ForeignKeys: []store.ForeignKey{{Name: "shipments_line_fk", Columns: []string{"order_id", "line_no"},
+			ForeignKeys: []snapshot.ForeignKey{{Name: "shipments_line_fk", Columns: []string{"order_id", "line_no"},
 				RefConnection: "main", RefTable: "order_lines", RefColumns: []string{"order_id", "line_no"}}}},
 	)
 	return snap
@@ -360,8 +361,8 @@ func TestGetTableAmbiguousAndQualified(t *testing.T) {
 // connection.table is tried.
 func TestGetTableDottedName(t *testing.T) {
 	snap := shopSnapshot(t)
-	snap.Tables = append(snap.Tables, store.Table{Name: "main.users", Connection: "analytics",
-		Columns: []store.Column{{Name: "x", Type: "string"}}})
+	snap.Tables = append(snap.Tables, snapshot.Table{Name: "main.users", Connection: "analytics",
+		Columns: []snapshot.Column{{Name: "x", Type: "string"}}})
 	cs := sessionWith(t, snap)
 	got := success[answer.Table](t, call(t, cs, "schema_get_table", map[string]any{"table": "main.users"}))
 	if got.Connection != "analytics" || got.Name != "main.users" {

@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/indexer"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/storetest"
 )
@@ -424,7 +425,7 @@ var bigDev = store.Target{Project: "big", Environment: "dev"}
 
 // syntheticSession serves snap (of project big) from a fresh index,
 // optimized as the indexer leaves it.
-func syntheticSession(tb testing.TB, snap *store.Snapshot) *mcp.ClientSession {
+func syntheticSession(tb testing.TB, snap *snapshot.Snapshot) *mcp.ClientSession {
 	tb.Helper()
 	st := openStore(tb)
 	if err := st.PutRelease(context.Background(), snap, store.FileState{}, true, nil); err != nil {
@@ -583,14 +584,14 @@ func rank(h Hit) int {
 // checkHits checks hits against snap: every hit exists, every query word
 // matches a word of the fields its match names, and hits come in rank
 // order.
-func checkHits(tb testing.TB, snap *store.Snapshot, query string, hits []Hit) {
+func checkHits(tb testing.TB, snap *snapshot.Snapshot, query string, hits []Hit) {
 	tb.Helper()
-	tables := map[[2]string]*store.Table{}
+	tables := map[[2]string]*snapshot.Table{}
 	for i := range snap.Tables {
 		t := &snap.Tables[i]
 		tables[[2]string{t.Connection, t.Name}] = t
 	}
-	logics := map[string]*store.Logic{}
+	logics := map[string]*snapshot.Logic{}
 	for i := range snap.Logics {
 		logics[snap.Logics[i].Name] = &snap.Logics[i]
 	}
@@ -612,7 +613,7 @@ func checkHits(tb testing.TB, snap *store.Snapshot, query string, hits []Hit) {
 				fields = append(fields, t.Comment)
 			}
 			if h.Kind == "column" {
-				j := slices.IndexFunc(t.Columns, func(c store.Column) bool { return c.Name == h.Column })
+				j := slices.IndexFunc(t.Columns, func(c snapshot.Column) bool { return c.Name == h.Column })
 				if j < 0 {
 					tb.Errorf("%q: hit %+v names no column of the table", query, h)
 					continue
@@ -671,7 +672,7 @@ func TestSearchHitsMatchEveryWord(t *testing.T) {
 	syn := storetest.Release(storetest.Size{Tables: 1000, Logics: 200})
 	for _, tc := range []struct {
 		name    string
-		snap    *store.Snapshot
+		snap    *snapshot.Snapshot
 		cs      *mcp.ClientSession
 		queries []string
 	}{
@@ -694,13 +695,13 @@ func TestSearchHitsMatchEveryWord(t *testing.T) {
 
 // invoiceSnapshot is shop with a release of its own: order_lines gone and
 // an invoices table added.
-func invoiceSnapshot(tb testing.TB, id string) *store.Snapshot {
+func invoiceSnapshot(tb testing.TB, id string) *snapshot.Snapshot {
 	tb.Helper()
 	snap := shopSnapshot(tb)
 	snap.Release.ID, snap.Release.Version = id, 43
-	snap.Tables = slices.DeleteFunc(snap.Tables, func(t store.Table) bool { return t.Name == "order_lines" })
-	snap.Tables = append(snap.Tables, store.Table{Name: "invoices", Connection: "main", Comment: "Bills sent to customers",
-		Columns:    []store.Column{{Name: "id", Type: "string"}, {Name: "amount_cents", Type: "integer"}},
+	snap.Tables = slices.DeleteFunc(snap.Tables, func(t snapshot.Table) bool { return t.Name == "order_lines" })
+	snap.Tables = append(snap.Tables, snapshot.Table{Name: "invoices", Connection: "main", Comment: "Bills sent to customers",
+		Columns:    []snapshot.Column{{Name: "id", Type: "string"}, {Name: "amount_cents", Type: "integer"}},
 		PrimaryKey: []string{"id"}})
 	return snap
 }
@@ -850,7 +851,7 @@ func TestSearchConcurrentWithReleaseChanges(t *testing.T) {
 		{"query": "purch", "kinds": []string{"table", "logic"}},
 		{"query": "bills customers"},
 	}
-	releases := []*store.Snapshot{shopSnapshot(t), invoiceSnapshot(t, "rel_43")}
+	releases := []*snapshot.Snapshot{shopSnapshot(t), invoiceSnapshot(t, "rel_43")}
 
 	// The answers each release gives alone.
 	valid := make([]map[string]bool, len(queries))
@@ -974,12 +975,12 @@ func TestSearchExcerpts(t *testing.T) {
 	korean := strings.Repeat("가나다라마바사", 30) + " 얼룩말 " + strings.Repeat("아자차카타파하", 30)
 	nospace := strings.Repeat("x", 200) + "_zebra_" + strings.Repeat("y", 200)
 	snap := emptySnapshot()
-	snap.Tables = []store.Table{
-		{Name: "crossings", Connection: "main", Comment: long, Columns: []store.Column{{Name: "id", Type: "string"}}},
-		{Name: "animals", Connection: "main", Comment: "short", Columns: []store.Column{
+	snap.Tables = []snapshot.Table{
+		{Name: "crossings", Connection: "main", Comment: long, Columns: []snapshot.Column{{Name: "id", Type: "string"}}},
+		{Name: "animals", Connection: "main", Comment: "short", Columns: []snapshot.Column{
 			{Name: "kind", Type: "string", Comment: korean}, {Name: "tag", Type: "string", Comment: nospace}}},
 	}
-	snap.Logics = []store.Logic{{Name: "find_stripes", Description: "Find\n\tthings   with " + long,
+	snap.Logics = []snapshot.Logic{{Name: "find_stripes", Description: "Find\n\tthings   with " + long,
 		SQL: "SELECT 1 -- " + long}}
 	cs := sessionWith(t, snap)
 	for _, tc := range []struct {
@@ -1026,14 +1027,14 @@ func TestSearchExcerpts(t *testing.T) {
 func TestSearchKindsFindHitsPastOtherMatches(t *testing.T) {
 	snap := emptySnapshot()
 	for i := range 200 {
-		snap.Tables = append(snap.Tables, store.Table{Name: fmt.Sprintf("orders_%03d", i), Connection: "main",
-			Columns: []store.Column{{Name: "id", Type: "string"}, {Name: "status", Type: "string"}}})
+		snap.Tables = append(snap.Tables, snapshot.Table{Name: fmt.Sprintf("orders_%03d", i), Connection: "main",
+			Columns: []snapshot.Column{{Name: "id", Type: "string"}, {Name: "status", Type: "string"}}})
 	}
 	snap.Tables = append(snap.Tables,
-		store.Table{Name: "audit_log", Connection: "main", Comment: "Status changes",
-			Columns: []store.Column{{Name: "at", Type: "timestamp"}}},
-		store.Table{Name: "stats", Connection: "main",
-			Columns: []store.Column{{Name: "orders_count", Type: "integer"}}})
+		snapshot.Table{Name: "audit_log", Connection: "main", Comment: "Status changes",
+			Columns: []snapshot.Column{{Name: "at", Type: "timestamp"}}},
+		snapshot.Table{Name: "stats", Connection: "main",
+			Columns: []snapshot.Column{{Name: "orders_count", Type: "integer"}}})
 	cs := sessionWith(t, snap)
 	for _, tc := range []struct {
 		query string

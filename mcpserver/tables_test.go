@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/answer"
 )
@@ -22,7 +23,7 @@ var shopTableNames = []string{"users", "posts", "items", "purchases", "order_lin
 
 // qualified is connection.name of a fixture table, the name that always
 // finds exactly one table.
-func qualified(t store.Table) string { return t.Connection + "." + t.Name }
+func qualified(t snapshot.Table) string { return t.Connection + "." + t.Name }
 
 func TestListTablesReturnsEveryTableWithNameAndConnection(t *testing.T) {
 	cs := shopSession(t)

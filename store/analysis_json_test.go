@@ -8,11 +8,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // putAnalysed writes snap with the test Analyzer, as `hubsnap snapshot
 // sync` does.
-func putAnalysed(tb testing.TB, s *Store, snap *Snapshot, makeCurrent bool) {
+func putAnalysed(tb testing.TB, s *Store, snap *snapshot.Snapshot, makeCurrent bool) {
 	tb.Helper()
 	err := s.WriteRelease(context.Background(), WriteOptions{MakeCurrent: makeCurrent, Analyzer: testAnalyzer(tb)},
 		func(w *ReleaseWriter) error {
@@ -127,7 +128,7 @@ func TestAnalysisPendingAndAbsent(t *testing.T) {
 
 	mysql := analysedSnapshot()
 	mysql.Release.ID, mysql.Release.Version = "rel_43", 43
-	mysql.Connections = []Connection{{Name: "main", Engine: "mysql"}, {Name: "analytics", Engine: "clickhouse"}}
+	mysql.Connections = []snapshot.Connection{{Name: "main", Engine: "mysql"}, {Name: "analytics", Engine: "clickhouse"}}
 	putAnalysed(t, s, mysql, true)
 	got, data = logicAnswer(t, s, "posts_by")
 	if got.AnalysisPending || got.Analysis != nil {
@@ -180,7 +181,7 @@ func TestUsedByBounded(t *testing.T) {
 	s := openStore(t)
 	snap := analysedSnapshot()
 	for i := range 150 {
-		snap.Logics = append(snap.Logics, Logic{Name: fmt.Sprintf("reader_%03d", 149-i), SQL: "SELECT id FROM posts"})
+		snap.Logics = append(snap.Logics, snapshot.Logic{Name: fmt.Sprintf("reader_%03d", 149-i), SQL: "SELECT id FROM posts"})
 	}
 	putAnalysed(t, s, snap, true)
 	data, err := s.TableJSON(context.Background(), shopDev, "main", "posts")
@@ -210,8 +211,8 @@ func TestLogicJSONAnalysisBounded(t *testing.T) {
 		cols[i] = fmt.Sprintf("p.body AS c_%04d", i)
 	}
 	wide := "SELECT " + strings.Join(cols, ", ") + " FROM posts p"
-	snap.Logics = append(snap.Logics, Logic{Name: "wide", SQL: wide},
-		Logic{Name: "wide_long", SQL: wide + " WHERE p.body <> '" + strings.Repeat("x", 20000) + "'"})
+	snap.Logics = append(snap.Logics, snapshot.Logic{Name: "wide", SQL: wide},
+		snapshot.Logic{Name: "wide_long", SQL: wide + " WHERE p.body <> '" + strings.Repeat("x", 20000) + "'"})
 	putAnalysed(t, s, snap, true)
 	for _, name := range []string{"wide", "wide_long"} {
 		got, data := logicAnswer(t, s, name)
@@ -310,7 +311,7 @@ func TestDiffBroken(t *testing.T) {
 	snap := analysedSnapshot()
 	// posts.body dropped: posts_by (selects it) and touch (sets it) break.
 	snap.Tables[1].Columns = snap.Tables[1].Columns[:3]
-	snap.Logics = append(snap.Logics, Logic{Name: "new_one", SQL: "SELECT missing FROM posts"})
+	snap.Logics = append(snap.Logics, snapshot.Logic{Name: "new_one", SQL: "SELECT missing FROM posts"})
 	putAnalysed(t, s, snap, true)
 	got, err := s.DiffJSON(context.Background(), shopDev, DiffRequest{Logics: true})
 	if err != nil {

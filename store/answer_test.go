@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // TestDecodeStrict checks the test helpers' decoder itself: each of these
@@ -46,14 +47,14 @@ func TestDecodeStrict(t *testing.T) {
 // referencedByTotal exactly when there are more (docs/tools.md).
 func TestReferencedByCap(t *testing.T) {
 	s := openStore(t)
-	snap := &Snapshot{
-		Release:     Release{ID: "rel_42", Project: "shop", Environment: "dev", Version: 42, CreatedAt: "2026-11-01T10:00:00Z"},
-		Origin:      Origin{Source: SourceHub, Digest: "sha256:" + strings.Repeat("e", 64), SyncedAt: "2026-11-02T00:00:00Z"},
-		Connections: []Connection{{Name: "main"}, {Name: "aux"}},
+	snap := &snapshot.Snapshot{
+		Release:     snapshot.Release{ID: "rel_42", Project: "shop", Environment: "dev", Version: 42, CreatedAt: "2026-11-01T10:00:00Z"},
+		Origin:      snapshot.Origin{Source: snapshot.SourceHub, Digest: "sha256:" + strings.Repeat("e", 64), SyncedAt: "2026-11-02T00:00:00Z"},
+		Connections: []snapshot.Connection{{Name: "main"}, {Name: "aux"}},
 	}
-	id := []Column{{Name: "id", Type: "integer"}}
+	id := []snapshot.Column{{Name: "id", Type: "integer"}}
 	for _, name := range []string{"hub", "hub100", "hub101"} {
-		snap.Tables = append(snap.Tables, Table{Name: name, Connection: "main", Columns: id, PrimaryKey: []string{"id"}})
+		snap.Tables = append(snap.Tables, snapshot.Table{Name: name, Connection: "main", Columns: id, PrimaryKey: []string{"id"}})
 	}
 	// 150 tables point at hub (ref_007 twice, ten of them from another
 	// connection, which sorts first), the first 100 at hub100 and the
@@ -65,11 +66,11 @@ func TestReferencedByCap(t *testing.T) {
 			conn = "aux"
 		}
 		name := fmt.Sprintf("ref_%03d", n)
-		tbl := Table{Name: name, Connection: conn, Columns: []Column{
+		tbl := snapshot.Table{Name: name, Connection: conn, Columns: []snapshot.Column{
 			{Name: "id", Type: "integer"}, {Name: "hub_id", Type: "integer"}, {Name: "hub_id2", Type: "integer", Nullable: true},
 		}}
-		fk := func(target, col string) ForeignKey {
-			return ForeignKey{Name: name + "_" + target + "_" + col, Columns: []string{col}, RefConnection: "main",
+		fk := func(target, col string) snapshot.ForeignKey {
+			return snapshot.ForeignKey{Name: name + "_" + target + "_" + col, Columns: []string{col}, RefConnection: "main",
 				RefTable: target, RefColumns: []string{"id"}}
 		}
 		if n <= 100 {
@@ -135,43 +136,43 @@ func TestReferencedByCap(t *testing.T) {
 const odd = "q\"uote b\\ack\\\\ n\nl t\tab \x1f\x7f 고객 😀 \u2028 <b>&amp;</b> '\\u0041' /*"
 
 // oddSnapshot is a release whose every name and text holds odd.
-func oddSnapshot() *Snapshot {
+func oddSnapshot() *snapshot.Snapshot {
 	conn := "conn " + odd
-	return &Snapshot{
-		Release: Release{ID: "rel_42", Project: "shop", Environment: "dev", Version: 42, CreatedAt: "2026-11-01T10:00:00Z"},
-		Origin:  Origin{Source: SourceHub, Digest: "sha256:" + strings.Repeat("9", 64), SyncedAt: "2026-11-02T00:00:00Z"},
-		Connections: []Connection{
+	return &snapshot.Snapshot{
+		Release: snapshot.Release{ID: "rel_42", Project: "shop", Environment: "dev", Version: 42, CreatedAt: "2026-11-01T10:00:00Z"},
+		Origin:  snapshot.Origin{Source: snapshot.SourceHub, Digest: "sha256:" + strings.Repeat("9", 64), SyncedAt: "2026-11-02T00:00:00Z"},
+		Connections: []snapshot.Connection{
 			{Name: "main", Engine: "postgres " + odd}, {Name: conn},
 		},
-		Tables: []Table{
+		Tables: []snapshot.Table{
 			{
 				Name: "tbl " + odd, Connection: conn, Comment: "comment " + odd + " nul\x00after",
-				Columns: []Column{
+				Columns: []snapshot.Column{
 					{Name: "col " + odd, Type: "type " + odd, Comment: odd, Default: "'" + odd + "'",
 						Enum: []string{odd, "", "<>&", `"`, `\`}},
 					{Name: "id", Type: "int", Nullable: true, Comment: "\x00"},
 				},
 				PrimaryKey: []string{"col " + odd},
-				ForeignKeys: []ForeignKey{
+				ForeignKeys: []snapshot.ForeignKey{
 					{Name: "fk " + odd, Columns: []string{"col " + odd}, RefConnection: "main", RefTable: "target " + odd,
 						RefColumns: []string{"id " + odd}, OnDelete: "set \"null\" " + odd},
 					{Columns: []string{"id", "col " + odd}, RefConnection: conn, RefTable: "tbl " + odd,
 						RefColumns: []string{"col " + odd, "id"}},
 				},
-				Indexes: []Index{{Name: "ix " + odd, Columns: []string{"col " + odd, "id"}, Unique: true}, {Columns: []string{odd}}},
+				Indexes: []snapshot.Index{{Name: "ix " + odd, Columns: []string{"col " + odd, "id"}, Unique: true}, {Columns: []string{odd}}},
 			},
 			{
 				Name: "target " + odd, Connection: "main", Comment: odd,
-				Columns:    []Column{{Name: "id " + odd, Type: odd}, {Name: odd, Type: "x"}},
+				Columns:    []snapshot.Column{{Name: "id " + odd, Type: odd}, {Name: odd, Type: "x"}},
 				PrimaryKey: []string{"id " + odd, odd},
 			},
 		},
-		Logics: []Logic{
+		Logics: []snapshot.Logic{
 			{
 				Name: "odd/logic_1.x-y", Description: "description " + odd,
 				SQL:    "SELECT '" + odd + "' -- " + odd + "\n\tFROM \"t\"",
-				Params: []Param{{Name: "p " + odd, Type: odd, Required: true}, {Name: "q"}},
-				Auth:   Auth{Required: true, Roles: []string{odd, "<admin>"}},
+				Params: []snapshot.Param{{Name: "p " + odd, Type: odd, Required: true}, {Name: "q"}},
+				Auth:   snapshot.Auth{Required: true, Roles: []string{odd, "<admin>"}},
 			},
 			{Name: "logic " + odd, SQL: odd},
 		},

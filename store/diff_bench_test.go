@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/storetest"
 )
@@ -28,7 +29,7 @@ func BenchmarkDiff(b *testing.B) {
 		c := &changed.Tables[i].Columns[len(changed.Tables[i].Columns)-1]
 		c.Nullable = !c.Nullable
 	}
-	for _, snap := range []*store.Snapshot{base, same, changed} {
+	for _, snap := range []*snapshot.Snapshot{base, same, changed} {
 		if err := s.PutRelease(ctx, snap, store.FileState{}, false, nil); err != nil {
 			b.Fatal(err)
 		}

@@ -8,46 +8,47 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store/answer"
 )
 
 // changedSample is sampleSnapshot as release rel_43 (version 43), with
 // every kind of change schema_diff reports, and some it must not.
-func changedSample() *Snapshot {
+func changedSample() *snapshot.Snapshot {
 	s := sampleSnapshot()
 	s.Release.ID, s.Release.Version = "rel_43", 43
 	users, posts, purchases, refunds := &s.Tables[0], &s.Tables[1], &s.Tables[2], &s.Tables[3]
 
-	users.Comment = "People who may sign in"                                                            // table comment
-	users.Columns[1].Nullable = true                                                                    // nullable
-	users.Columns[1].Comment = ""                                                                       // comment removed
-	users.Columns[3].Enum = []string{"member", "admin"}                                                 // enum
-	users.Columns[3].Default = ""                                                                       // default removed
-	users.Columns = slices.Delete(users.Columns, 2, 3)                                                  // display_name removed
-	users.Columns = append(users.Columns, Column{Name: "nickname", Type: "string"})                     // column added
-	users.Columns[0], users.Columns[1] = users.Columns[1], users.Columns[0]                             // a move: no change
-	users.Indexes = users.Indexes[:1]                                                                   // index removed
-	users.ForeignKeys[0].OnDelete = "cascade"                                                           // a key changed: removed and added
-	posts.Columns[3].Type = "jsonb"                                                                     // type
-	posts.Columns[2].Default = "'published'"                                                            // default
-	posts.Indexes = append(posts.Indexes, Index{Name: "posts_status_idx", Columns: []string{"status"}}) // index added
-	purchases.PrimaryKey = []string{"user_id", "item_id"}                                               // primary key order
-	refunds.ForeignKeys = nil                                                                           // key removed
-	refunds.Comment = ""                                                                                // comment removed
-	s.Tables = slices.Delete(s.Tables, 5, 6)                                                            // analytics.events removed
-	s.Tables = append(s.Tables, Table{Name: "reviews", Connection: "main",                              // table added
-		Columns: []Column{{Name: "id", Type: "string"}}, PrimaryKey: []string{"id"}})
+	users.Comment = "People who may sign in"                                                                     // table comment
+	users.Columns[1].Nullable = true                                                                             // nullable
+	users.Columns[1].Comment = ""                                                                                // comment removed
+	users.Columns[3].Enum = []string{"member", "admin"}                                                          // enum
+	users.Columns[3].Default = ""                                                                                // default removed
+	users.Columns = slices.Delete(users.Columns, 2, 3)                                                           // display_name removed
+	users.Columns = append(users.Columns, snapshot.Column{Name: "nickname", Type: "string"})                     // column added
+	users.Columns[0], users.Columns[1] = users.Columns[1], users.Columns[0]                                      // a move: no change
+	users.Indexes = users.Indexes[:1]                                                                            // index removed
+	users.ForeignKeys[0].OnDelete = "cascade"                                                                    // a key changed: removed and added
+	posts.Columns[3].Type = "jsonb"                                                                              // type
+	posts.Columns[2].Default = "'published'"                                                                     // default
+	posts.Indexes = append(posts.Indexes, snapshot.Index{Name: "posts_status_idx", Columns: []string{"status"}}) // index added
+	purchases.PrimaryKey = []string{"user_id", "item_id"}                                                        // primary key order
+	refunds.ForeignKeys = nil                                                                                    // key removed
+	refunds.Comment = ""                                                                                         // comment removed
+	s.Tables = slices.Delete(s.Tables, 5, 6)                                                                     // analytics.events removed
+	s.Tables = append(s.Tables, snapshot.Table{Name: "reviews", Connection: "main",                              // table added
+		Columns: []snapshot.Column{{Name: "id", Type: "string"}}, PrimaryKey: []string{"id"}})
 
 	pi, admin := &s.Logics[0], &s.Logics[1]
-	pi.SQL = strings.Replace(pi.SQL, "RETURNING id", "RETURNING id, bought_at", 1)                       // sql
-	pi.Params = append(pi.Params[1:], Param{Name: "coupon", Type: "string"})                             // user_id removed, coupon added
-	pi.Params[1].Required = true                                                                         // quantity required
-	pi.Params[1].Type = "int"                                                                            // and retyped
-	admin.Auth.Roles = []string{"support", "admin"}                                                      // roles reordered: no change
-	admin.Description = ""                                                                               // description removed
-	s.Logics = slices.Delete(s.Logics, 2, 3)                                                             // ping removed
-	s.Logics = append(s.Logics, Logic{Name: "reviews/create", SQL: "INSERT INTO reviews DEFAULT VALUES", // logic added
-		Auth: Auth{Required: true, Roles: []string{"authenticated"}}})
+	pi.SQL = strings.Replace(pi.SQL, "RETURNING id", "RETURNING id, bought_at", 1)                                // sql
+	pi.Params = append(pi.Params[1:], snapshot.Param{Name: "coupon", Type: "string"})                             // user_id removed, coupon added
+	pi.Params[1].Required = true                                                                                  // quantity required
+	pi.Params[1].Type = "int"                                                                                     // and retyped
+	admin.Auth.Roles = []string{"support", "admin"}                                                               // roles reordered: no change
+	admin.Description = ""                                                                                        // description removed
+	s.Logics = slices.Delete(s.Logics, 2, 3)                                                                      // ping removed
+	s.Logics = append(s.Logics, snapshot.Logic{Name: "reviews/create", SQL: "INSERT INTO reviews DEFAULT VALUES", // logic added
+		Auth: snapshot.Auth{Required: true, Roles: []string{"authenticated"}}})
 	return s
 }
 
@@ -247,13 +248,13 @@ func TestDiffBytes(t *testing.T) {
 	old.Release.ID, old.Release.Version = "rel_41", 41
 	long := strings.Repeat("SELECT 1 UNION ALL ", 2500)
 	old.Logics[0].SQL = long + "SELECT 2"
-	wide := Table{Name: "wide", Connection: "main", Columns: []Column{{Name: "id", Type: "string"}}}
+	wide := snapshot.Table{Name: "wide", Connection: "main", Columns: []snapshot.Column{{Name: "id", Type: "string"}}}
 	old.Tables = append(old.Tables, wide)
 	put(t, s, old, false)
 	snap := sampleSnapshot()
 	snap.Logics[0].SQL = long + "SELECT 3"
 	for i := range 3000 {
-		wide.Columns = append(wide.Columns, Column{Name: fmt.Sprintf("column_with_a_long_name_%04d", i), Type: "string"})
+		wide.Columns = append(wide.Columns, snapshot.Column{Name: fmt.Sprintf("column_with_a_long_name_%04d", i), Type: "string"})
 	}
 	snap.Tables = append(snap.Tables, wide)
 	put(t, s, snap, true)

@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"hash"
 	"slices"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // Digests of tables and logics (migrations/0005_digests.sql): a hash of
@@ -67,12 +69,12 @@ func part(f func(d *digester)) string {
 
 // tableDigest is the digest of t. A foreign key that names no connection
 // points into the table's own, as the index stores it.
-func tableDigest(t *Table) string {
+func tableDigest(t *snapshot.Table) string {
 	d := newDigester()
 	d.str("table")
 	d.str(t.Comment)
 	cols := slices.Clone(t.Columns)
-	slices.SortFunc(cols, func(a, b Column) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(cols, func(a, b snapshot.Column) int { return cmp.Compare(a.Name, b.Name) })
 	d.str("columns")
 	d.num(len(cols))
 	for _, c := range cols {
@@ -115,13 +117,13 @@ func tableDigest(t *Table) string {
 
 // logicDigest is the digest of l. Parameters count by name, roles as a
 // set: their order is not compared.
-func logicDigest(l *Logic) string {
+func logicDigest(l *snapshot.Logic) string {
 	d := newDigester()
 	d.str("logic")
 	d.str(l.Description)
 	d.str(l.SQL)
 	params := slices.Clone(l.Params)
-	slices.SortFunc(params, func(a, b Param) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortFunc(params, func(a, b snapshot.Param) int { return cmp.Compare(a.Name, b.Name) })
 	d.num(len(params))
 	for _, p := range params {
 		d.str(p.Name)

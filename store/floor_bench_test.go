@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store/answer"
 	"github.com/hubsnap/hubsnap/store/storetest"
 )
@@ -45,7 +45,7 @@ func BenchmarkInsertFloor(b *testing.B) {
 }
 
 // benchmarkInsertFloor times floorInsert of snap's rows into new indexes.
-func benchmarkInsertFloor(b *testing.B, snap *store.Snapshot, jsonSize int64, answers bool) {
+func benchmarkInsertFloor(b *testing.B, snap *snapshot.Snapshot, jsonSize int64, answers bool) {
 	rows := floorRows(snap, answers)
 	schema := floorSchema
 	if !answers {
@@ -121,7 +121,7 @@ type floorRowsOf struct {
 	columnWidth           int
 }
 
-func floorRows(snap *store.Snapshot, answers bool) floorRowsOf {
+func floorRows(snap *snapshot.Snapshot, answers bool) floorRowsOf {
 	r := floorRowsOf{columnWidth: 9}
 	if answers {
 		r.columnWidth = 10

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // shopDev is the target the sample release is current for.
@@ -43,14 +44,14 @@ func openStoreAt(tb testing.TB, path string) *Store {
 }
 
 // put stores snap, failing the test on error.
-func put(tb testing.TB, s *Store, snap *Snapshot, makeCurrent bool) {
+func put(tb testing.TB, s *Store, snap *snapshot.Snapshot, makeCurrent bool) {
 	tb.Helper()
 	if err := s.PutRelease(context.Background(), snap, fileStateOf(snap), makeCurrent, nil); err != nil {
 		tb.Fatalf("PutRelease(%s/%s): %v", snap.Release.Project, snap.Release.ID, err)
 	}
 }
 
-func fileStateOf(snap *Snapshot) FileState {
+func fileStateOf(snap *snapshot.Snapshot) FileState {
 	return FileState{Digest: "sha256:" + strings.Repeat("f", 64), Size: 1234, MTime: 1_700_000_000_000_000_000}
 }
 
@@ -62,18 +63,18 @@ func fileStateOf(snap *Snapshot) FileState {
 // and the logics purchase_item, admin/users and ping.
 //
 // Tables and logics are deliberately not in sorted order.
-func sampleSnapshot() *Snapshot {
-	return &Snapshot{
-		Release: Release{ID: "rel_42", Project: "shop", Environment: "dev", Version: 42, CreatedAt: "2026-11-01T10:00:00Z"},
-		Origin:  Origin{Source: SourceHub, Digest: "sha256:" + strings.Repeat("ab", 32), SyncedAt: "2026-11-02T09:30:00Z"},
-		Connections: []Connection{
+func sampleSnapshot() *snapshot.Snapshot {
+	return &snapshot.Snapshot{
+		Release: snapshot.Release{ID: "rel_42", Project: "shop", Environment: "dev", Version: 42, CreatedAt: "2026-11-01T10:00:00Z"},
+		Origin:  snapshot.Origin{Source: snapshot.SourceHub, Digest: "sha256:" + strings.Repeat("ab", 32), SyncedAt: "2026-11-02T09:30:00Z"},
+		Connections: []snapshot.Connection{
 			{Name: "main", Engine: "postgres"},
 			{Name: "analytics", Engine: "clickhouse"},
 		},
-		Tables: []Table{
+		Tables: []snapshot.Table{
 			{
 				Name: "users", Connection: "main", Comment: "People who can sign in",
-				Columns: []Column{
+				Columns: []snapshot.Column{
 					{Name: "id", Type: "string"},
 					{Name: "email", Type: "string", Comment: "login, lower case"},
 					{Name: "display_name", Type: "string", Nullable: true},
@@ -82,33 +83,33 @@ func sampleSnapshot() *Snapshot {
 					{Name: "invited_by", Type: "string", Nullable: true, Comment: "the inviting user"},
 				},
 				PrimaryKey: []string{"id"},
-				ForeignKeys: []ForeignKey{
+				ForeignKeys: []snapshot.ForeignKey{
 					// organizations is not in the release.
 					{Name: "users_org_fk", Columns: []string{"org_id"}, RefConnection: "main", RefTable: "organizations", RefColumns: []string{"id"}, OnDelete: "set null"},
 					{Name: "users_invited_by_fk", Columns: []string{"invited_by"}, RefConnection: "main", RefTable: "users", RefColumns: []string{"id"}},
 				},
-				Indexes: []Index{
+				Indexes: []snapshot.Index{
 					{Name: "users_email_key", Columns: []string{"email"}, Unique: true},
 					{Name: "users_org_role_idx", Columns: []string{"org_id", "role"}},
 				},
 			},
 			{
 				Name: "posts", Connection: "main", Comment: "Blog posts",
-				Columns: []Column{
+				Columns: []snapshot.Column{
 					{Name: "id", Type: "string"},
 					{Name: "author_id", Type: "string", Comment: "writer"},
 					{Name: "status", Type: "string", Default: "'draft'", Enum: []string{"draft", "published"}},
 					{Name: "body", Type: "text", Nullable: true},
 				},
 				PrimaryKey: []string{"id"},
-				ForeignKeys: []ForeignKey{
+				ForeignKeys: []snapshot.ForeignKey{
 					{Name: "posts_author_fk", Columns: []string{"author_id"}, RefConnection: "main", RefTable: "users", RefColumns: []string{"id"}, OnDelete: "cascade"},
 				},
-				Indexes: []Index{{Name: "posts_author_idx", Columns: []string{"author_id"}}},
+				Indexes: []snapshot.Index{{Name: "posts_author_idx", Columns: []string{"author_id"}}},
 			},
 			{
 				Name: "purchases", Connection: "main",
-				Columns: []Column{
+				Columns: []snapshot.Column{
 					{Name: "user_id", Type: "string"},
 					{Name: "item_id", Type: "string"},
 					{Name: "quantity", Type: "integer", Default: "1"},
@@ -116,7 +117,7 @@ func sampleSnapshot() *Snapshot {
 				},
 				// Key order differs from column order on purpose.
 				PrimaryKey: []string{"item_id", "user_id"},
-				ForeignKeys: []ForeignKey{
+				ForeignKeys: []snapshot.ForeignKey{
 					{Name: "purchases_user_fk", Columns: []string{"user_id"}, RefConnection: "main", RefTable: "users", RefColumns: []string{"id"}, OnDelete: "cascade"},
 					// items is not in the release; the key has no name.
 					{Columns: []string{"item_id"}, RefConnection: "main", RefTable: "items", RefColumns: []string{"id"}},
@@ -124,57 +125,57 @@ func sampleSnapshot() *Snapshot {
 			},
 			{
 				Name: "refunds", Connection: "main", Comment: "Money sent back",
-				Columns: []Column{
+				Columns: []snapshot.Column{
 					{Name: "id", Type: "integer"},
 					{Name: "user_id", Type: "string"},
 					{Name: "item_id", Type: "string"},
 				},
 				PrimaryKey: []string{"id"},
-				ForeignKeys: []ForeignKey{
+				ForeignKeys: []snapshot.ForeignKey{
 					{Name: "refunds_purchase_fk", Columns: []string{"item_id", "user_id"}, RefConnection: "main", RefTable: "purchases", RefColumns: []string{"item_id", "user_id"}, OnDelete: "restrict"},
 				},
 			},
 			{
 				Name: "users", Connection: "analytics", Comment: "Activity per user",
-				Columns: []Column{
+				Columns: []snapshot.Column{
 					{Name: "id", Type: "string"},
 					{Name: "last_seen", Type: "timestamp", Nullable: true},
 				},
 				PrimaryKey: []string{"id"},
-				ForeignKeys: []ForeignKey{
+				ForeignKeys: []snapshot.ForeignKey{
 					{Name: "analytics_users_main_fk", Columns: []string{"id"}, RefConnection: "main", RefTable: "users", RefColumns: []string{"id"}},
 				},
 			},
 			{
 				// No primary key, no comment.
 				Name: "events", Connection: "analytics",
-				Columns: []Column{
+				Columns: []snapshot.Column{
 					{Name: "user_id", Type: "string"},
 					{Name: "kind", Type: "string", Enum: []string{"login", "logout"}},
 					{Name: "at", Type: "timestamp"},
 				},
-				ForeignKeys: []ForeignKey{
+				ForeignKeys: []snapshot.ForeignKey{
 					{Name: "events_user_fk", Columns: []string{"user_id"}, RefConnection: "analytics", RefTable: "users", RefColumns: []string{"id"}},
 				},
-				Indexes: []Index{{Name: "events_at_idx", Columns: []string{"at"}}},
+				Indexes: []snapshot.Index{{Name: "events_at_idx", Columns: []string{"at"}}},
 			},
 		},
-		Logics: []Logic{
+		Logics: []snapshot.Logic{
 			{
 				Name: "purchase_item", Description: "Buy one item",
 				SQL: "INSERT INTO purchases (user_id, item_id) VALUES (:user_id, :item_id) RETURNING id",
-				Params: []Param{
+				Params: []snapshot.Param{
 					{Name: "user_id", Type: "string", Required: true},
 					{Name: "item_id", Type: "string", Required: true},
 					{Name: "quantity", Type: "integer"},
 				},
-				Auth: Auth{Required: true, Roles: []string{"authenticated"}},
+				Auth: snapshot.Auth{Required: true, Roles: []string{"authenticated"}},
 			},
 			{
 				Name: "admin/users", Description: "List users for the admin console",
 				SQL:    "SELECT id, email, role FROM users ORDER BY email LIMIT :limit",
-				Params: []Param{{Name: "limit", Type: "integer"}},
-				Auth:   Auth{Required: true, Roles: []string{"admin", "support"}},
+				Params: []snapshot.Param{{Name: "limit", Type: "integer"}},
+				Auth:   snapshot.Auth{Required: true, Roles: []string{"admin", "support"}},
 			},
 			{
 				Name: "ping", SQL: "SELECT 1",
@@ -184,7 +185,7 @@ func sampleSnapshot() *Snapshot {
 }
 
 // sampleTable returns a fresh copy of the sample table connection.name.
-func sampleTable(tb testing.TB, connection, name string) *Table {
+func sampleTable(tb testing.TB, connection, name string) *snapshot.Table {
 	tb.Helper()
 	for _, t := range sampleSnapshot().Tables {
 		if t.Connection == connection && t.Name == name {
@@ -197,27 +198,27 @@ func sampleTable(tb testing.TB, connection, name string) *Table {
 
 // smallSnapshot is a tiny release with n tables named prefix_NNN, each with
 // two columns, a key and a foreign key to the previous table, plus one logic.
-func smallSnapshot(project, id, env string, version int64, prefix string, n int) *Snapshot {
-	snap := &Snapshot{
-		Release:     Release{ID: id, Project: project, Environment: env, Version: version, CreatedAt: "2026-10-01T00:00:00Z"},
-		Origin:      Origin{Source: SourceImport, Digest: "sha256:" + strings.Repeat("0", 64), SyncedAt: "2026-10-01T00:00:01Z"},
-		Connections: []Connection{{Name: "main", Engine: "postgres"}},
+func smallSnapshot(project, id, env string, version int64, prefix string, n int) *snapshot.Snapshot {
+	snap := &snapshot.Snapshot{
+		Release:     snapshot.Release{ID: id, Project: project, Environment: env, Version: version, CreatedAt: "2026-10-01T00:00:00Z"},
+		Origin:      snapshot.Origin{Source: snapshot.SourceImport, Digest: "sha256:" + strings.Repeat("0", 64), SyncedAt: "2026-10-01T00:00:01Z"},
+		Connections: []snapshot.Connection{{Name: "main", Engine: "postgres"}},
 	}
 	for i := range n {
-		t := Table{
+		t := snapshot.Table{
 			Name: fmt.Sprintf("%s_%03d", prefix, i), Connection: "main",
-			Columns:    []Column{{Name: "id", Type: "integer"}, {Name: "prev_id", Type: "integer", Nullable: true}},
+			Columns:    []snapshot.Column{{Name: "id", Type: "integer"}, {Name: "prev_id", Type: "integer", Nullable: true}},
 			PrimaryKey: []string{"id"},
-			Indexes:    []Index{{Name: fmt.Sprintf("%s_%03d_prev", prefix, i), Columns: []string{"prev_id"}}},
+			Indexes:    []snapshot.Index{{Name: fmt.Sprintf("%s_%03d_prev", prefix, i), Columns: []string{"prev_id"}}},
 		}
 		if i > 0 {
-			t.ForeignKeys = []ForeignKey{{Columns: []string{"prev_id"}, RefConnection: "main",
+			t.ForeignKeys = []snapshot.ForeignKey{{Columns: []string{"prev_id"}, RefConnection: "main",
 				RefTable: fmt.Sprintf("%s_%03d", prefix, i-1), RefColumns: []string{"id"}}}
 		}
 		snap.Tables = append(snap.Tables, t)
 	}
-	snap.Logics = []Logic{{Name: prefix + "/count", SQL: "SELECT count(*) FROM " + prefix + "_000",
-		Params: []Param{{Name: "x", Type: "integer"}}}}
+	snap.Logics = []snapshot.Logic{{Name: prefix + "/count", SQL: "SELECT count(*) FROM " + prefix + "_000",
+		Params: []snapshot.Param{{Name: "x", Type: "integer"}}}}
 	return snap
 }
 
@@ -263,7 +264,7 @@ func rowCounts(tb testing.TB, s *Store) map[string]int {
 // snapshotRows is what rowCounts adds up to for snap alone: its rows in
 // each table of the index, the release's own row included and its current
 // pointer not.
-func snapshotRows(snap *Snapshot) map[string]int {
+func snapshotRows(snap *snapshot.Snapshot) map[string]int {
 	out := map[string]int{
 		"releases":              1,
 		"connections":           len(snap.Connections),
@@ -604,7 +605,7 @@ func checkKeysOnce(data []byte) error {
 
 // tableAnswer is a schema_get_table answer decoded.
 type tableAnswer struct {
-	Table        *Table
+	Table        *snapshot.Table
 	ReferencedBy []Reference
 	// ReferencedByTotal is the answer's referencedByTotal: 0 when it
 	// lists every reference.
@@ -623,10 +624,10 @@ func decodeTable(data []byte) (*tableAnswer, error) {
 	if w.Columns == nil || w.ForeignKeys == nil {
 		return nil, errors.New("columns and foreignKeys must be arrays, even empty")
 	}
-	t := &Table{Name: w.Name, Connection: w.Connection, Comment: w.Comment}
+	t := &snapshot.Table{Name: w.Name, Connection: w.Connection, Comment: w.Comment}
 	types := map[string]string{}
 	for _, c := range w.Columns {
-		t.Columns = append(t.Columns, Column(c))
+		t.Columns = append(t.Columns, snapshot.Column(c))
 		types[c.Name] = c.Type
 	}
 	if pk := w.PrimaryKey; pk != nil {
@@ -661,7 +662,7 @@ func decodeTable(data []byte) (*tableAnswer, error) {
 		if r.Connection == t.Connection {
 			return nil, fmt.Errorf("foreign key %q: references.connection names the table's own connection %q", fk.Name, r.Connection)
 		}
-		ref := ForeignKey{Name: fk.Name, Columns: fk.Columns, RefConnection: cmp.Or(r.Connection, t.Connection),
+		ref := snapshot.ForeignKey{Name: fk.Name, Columns: fk.Columns, RefConnection: cmp.Or(r.Connection, t.Connection),
 			RefTable: r.Table, RefColumns: r.Columns, OnDelete: fk.OnDelete}
 		t.ForeignKeys = append(t.ForeignKeys, ref)
 	}
@@ -669,7 +670,7 @@ func decodeTable(data []byte) (*tableAnswer, error) {
 		if ix.Columns == nil {
 			return nil, fmt.Errorf("index %q: columns are required", ix.Name)
 		}
-		t.Indexes = append(t.Indexes, Index(ix))
+		t.Indexes = append(t.Indexes, snapshot.Index(ix))
 	}
 	a := &tableAnswer{Table: t, ReferencedByTotal: w.ReferencedByTotal}
 	for _, r := range w.ReferencedBy {
@@ -715,7 +716,7 @@ func readTableAnswer(tb testing.TB, s *Store, target Target, connection, name st
 // it, through TableJSON. An error of the store is returned; an answer that
 // does not decode, names another table or lists only some references
 // fails the test.
-func readTable(tb testing.TB, s *Store, target Target, connection, name string) (*Table, []Reference, error) {
+func readTable(tb testing.TB, s *Store, target Target, connection, name string) (*snapshot.Table, []Reference, error) {
 	tb.Helper()
 	a, err := readTableAnswer(tb, s, target, connection, name)
 	if err != nil {
@@ -805,7 +806,7 @@ func compareRefs(a, b TableRef) int {
 }
 
 // decodeLogic decodes and checks a logic_get answer.
-func decodeLogic(data []byte) (*Logic, error) {
+func decodeLogic(data []byte) (*snapshot.Logic, error) {
 	var w wireLogic
 	if err := decodeStrict(data, &w); err != nil {
 		return nil, err
@@ -813,10 +814,10 @@ func decodeLogic(data []byte) (*Logic, error) {
 	if w.Params == nil || w.Auth.Roles == nil {
 		return nil, errors.New("params and auth.roles must be arrays, even empty")
 	}
-	l := &Logic{Name: w.Name, Description: w.Description, SQL: w.SQL,
-		Auth: Auth{Required: w.Auth.Required, Roles: w.Auth.Roles}}
+	l := &snapshot.Logic{Name: w.Name, Description: w.Description, SQL: w.SQL,
+		Auth: snapshot.Auth{Required: w.Auth.Required, Roles: w.Auth.Roles}}
 	for _, p := range w.Params {
-		l.Params = append(l.Params, Param(p))
+		l.Params = append(l.Params, snapshot.Param(p))
 	}
 	return l, nil
 }
@@ -824,7 +825,7 @@ func decodeLogic(data []byte) (*Logic, error) {
 // readLogic reads a logic of target's current release through LogicJSON.
 // An error of the store is returned; an answer that does not decode or
 // names another logic fails the test.
-func readLogic(tb testing.TB, s *Store, target Target, name string) (*Logic, error) {
+func readLogic(tb testing.TB, s *Store, target Target, name string) (*snapshot.Logic, error) {
 	tb.Helper()
 	data, err := s.LogicJSON(context.Background(), target, name)
 	if err != nil {
@@ -915,7 +916,7 @@ func readRelease(tb testing.TB, s *Store, target Target) (*wireRelease, error) {
 }
 
 // sortedTables returns the tables of snap as the lists order them.
-func sortedTables(snap *Snapshot) []TableRef {
+func sortedTables(snap *snapshot.Snapshot) []TableRef {
 	out := []TableRef{}
 	for _, t := range snap.Tables {
 		out = append(out, TableRef{Connection: t.Connection, Name: t.Name})
@@ -925,7 +926,7 @@ func sortedTables(snap *Snapshot) []TableRef {
 }
 
 // sortedLogics returns the logic names of snap, sorted.
-func sortedLogics(snap *Snapshot) []string {
+func sortedLogics(snap *snapshot.Snapshot) []string {
 	out := []string{}
 	for _, l := range snap.Logics {
 		out = append(out, l.Name)

@@ -12,6 +12,7 @@ import (
 
 	gocmp "github.com/google/go-cmp/cmp"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -25,17 +26,17 @@ import (
 //     read whole, and one of 6,000 around "bigstar", which it cannot.
 //   - A chain c_00 -> c_01 -> ... -> c_29, and a ladder: two chains
 //     la_0..la_9 and lb_0..lb_9, each lb_i also pointing at la_i.
-func hubRelease() *store.Snapshot {
-	snap := &store.Snapshot{
-		Release: store.Release{ID: "rel_hubs", Project: "hubs", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
-		Origin:  store.Origin{Source: store.SourceImport, Digest: "sha256:" + strings.Repeat("0", 64), SyncedAt: "2026-11-01T10:00:00Z"},
+func hubRelease() *snapshot.Snapshot {
+	snap := &snapshot.Snapshot{
+		Release: snapshot.Release{ID: "rel_hubs", Project: "hubs", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
+		Origin:  snapshot.Origin{Source: snapshot.SourceImport, Digest: "sha256:" + strings.Repeat("0", 64), SyncedAt: "2026-11-01T10:00:00Z"},
 	}
 	add := func(name string, refs ...string) {
-		t := store.Table{Name: name, Connection: "main", Columns: []store.Column{{Name: "id", Type: "bigint"}}, PrimaryKey: []string{"id"}}
+		t := snapshot.Table{Name: name, Connection: "main", Columns: []snapshot.Column{{Name: "id", Type: "bigint"}}, PrimaryKey: []string{"id"}}
 		for i, ref := range refs {
 			col := fmt.Sprintf("%s_id%d", strings.TrimRight(ref, "0123456789_"), i)
-			t.Columns = append(t.Columns, store.Column{Name: col, Type: "bigint"})
-			t.ForeignKeys = append(t.ForeignKeys, store.ForeignKey{Columns: []string{col}, RefTable: ref, RefColumns: []string{"id"}})
+			t.Columns = append(t.Columns, snapshot.Column{Name: col, Type: "bigint"})
+			t.ForeignKeys = append(t.ForeignKeys, snapshot.ForeignKey{Columns: []string{col}, RefTable: ref, RefColumns: []string{"id"}})
 		}
 		snap.Tables = append(snap.Tables, t)
 	}
@@ -107,7 +108,7 @@ func TestJoinPathsHubOracleLarge(t *testing.T) {
 	}
 	hubs := store.Target{Project: "hubs", Environment: "dev"}
 	g := newOracle(snap)
-	table := map[string]store.Table{}
+	table := map[string]snapshot.Table{}
 	for _, tb := range snap.Tables {
 		table[tb.Name] = tb
 	}
@@ -183,7 +184,7 @@ func TestJoinPathsHubOracleLarge(t *testing.T) {
 // first over each node's edges sorted in that order, for 1 join, then 2,
 // and so on, never entering a table farther from b than the joins left;
 // so it lists the paths of each length in order and can stop at limit.
-func (g *oracle) firstPaths(a, b store.Table, hops, limit int) []oraclePath {
+func (g *oracle) firstPaths(a, b snapshot.Table, hops, limit int) []oraclePath {
 	from, to := store.TableRef{Connection: a.Connection, Name: a.Name}, store.TableRef{Connection: b.Connection, Name: b.Name}
 	if from.Connection != to.Connection {
 		return nil

@@ -11,6 +11,7 @@ import (
 
 	gocmp "github.com/google/go-cmp/cmp"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/storetest"
 )
@@ -35,7 +36,7 @@ func TestJoinPathsOracle(t *testing.T) {
 	}
 	g := newOracle(snap)
 	rng := rand.New(rand.NewPCG(3, 4))
-	area := func(t store.Table) string { a, _, _ := strings.Cut(t.Name, "_"); return a }
+	area := func(t snapshot.Table) string { a, _, _ := strings.Cut(t.Name, "_"); return a }
 	found := 0
 	for i := range 80 {
 		a, b := snap.Tables[rng.IntN(len(snap.Tables))], snap.Tables[rng.IntN(len(snap.Tables))]
@@ -92,7 +93,7 @@ type oracleEdge struct {
 	join  string // the condition, joining "to" after the table before
 }
 
-func newOracle(snap *store.Snapshot) *oracle {
+func newOracle(snap *snapshot.Snapshot) *oracle {
 	g := &oracle{adj: map[store.TableRef][]oracleEdge{}}
 	have := map[store.TableRef]bool{}
 	for _, t := range snap.Tables {
@@ -126,7 +127,7 @@ type oraclePath struct {
 
 // paths returns every simple path of at most hops joins from a to b, in
 // the documented order.
-func (g *oracle) paths(a, b store.Table, hops int) []oraclePath {
+func (g *oracle) paths(a, b snapshot.Table, hops int) []oraclePath {
 	from, to := store.TableRef{Connection: a.Connection, Name: a.Name}, store.TableRef{Connection: b.Connection, Name: b.Name}
 	// The fewest joins from each table to "to", by breadth-first search:
 	// a walk never enters a table farther from "to" than it has joins

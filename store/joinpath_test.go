@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // joinsDev is the target of joinSnapshot.
@@ -17,54 +18,54 @@ var joinsDev = Target{Project: "joins", Environment: "dev"}
 // users, a composite key, a self-reference, a cycle, a table with no keys,
 // a key into another connection and one to a table not in the release,
 // names that need quoting, and "events" in two connections.
-func joinSnapshot() *Snapshot {
-	col := func(names ...string) []Column {
-		cs := make([]Column, len(names))
+func joinSnapshot() *snapshot.Snapshot {
+	col := func(names ...string) []snapshot.Column {
+		cs := make([]snapshot.Column, len(names))
 		for i, n := range names {
-			cs[i] = Column{Name: n, Type: "string"}
+			cs[i] = snapshot.Column{Name: n, Type: "string"}
 		}
 		return cs
 	}
-	fk := func(cols []string, table string, refCols ...string) ForeignKey {
-		return ForeignKey{Columns: cols, RefTable: table, RefColumns: refCols}
+	fk := func(cols []string, table string, refCols ...string) snapshot.ForeignKey {
+		return snapshot.ForeignKey{Columns: cols, RefTable: table, RefColumns: refCols}
 	}
 	one := func(c string) []string { return []string{c} }
-	tables := []Table{
+	tables := []snapshot.Table{
 		{Name: "users", Columns: col("id"), PrimaryKey: one("id")},
 		{Name: "messages", Columns: col("id", "sender_id", "recipient_id"), PrimaryKey: one("id"),
-			ForeignKeys: []ForeignKey{fk(one("sender_id"), "users", "id"), fk(one("recipient_id"), "users", "id")}},
+			ForeignKeys: []snapshot.ForeignKey{fk(one("sender_id"), "users", "id"), fk(one("recipient_id"), "users", "id")}},
 		{Name: "orders", Columns: col("id", "user_id", "coupon_id"), PrimaryKey: one("id"),
-			ForeignKeys: []ForeignKey{fk(one("user_id"), "users", "id"), fk(one("coupon_id"), "coupons", "id")}},
+			ForeignKeys: []snapshot.ForeignKey{fk(one("user_id"), "users", "id"), fk(one("coupon_id"), "coupons", "id")}},
 		{Name: "order_items", Columns: col("order_id", "line_no", "product_id"), PrimaryKey: []string{"order_id", "line_no"},
-			ForeignKeys: []ForeignKey{fk(one("order_id"), "orders", "id"), fk(one("product_id"), "products", "id")}},
+			ForeignKeys: []snapshot.ForeignKey{fk(one("order_id"), "orders", "id"), fk(one("product_id"), "products", "id")}},
 		{Name: "products", Columns: col("id", "supplier_id"), PrimaryKey: one("id"),
-			ForeignKeys: []ForeignKey{fk(one("supplier_id"), "suppliers", "id")}},
+			ForeignKeys: []snapshot.ForeignKey{fk(one("supplier_id"), "suppliers", "id")}},
 		{Name: "suppliers", Columns: col("id"), PrimaryKey: one("id")},
 		{Name: "shipments", Columns: col("id", "order_id", "line_no"), PrimaryKey: one("id"),
-			ForeignKeys: []ForeignKey{fk([]string{"order_id", "line_no"}, "order_items", "order_id", "line_no")}},
+			ForeignKeys: []snapshot.ForeignKey{fk([]string{"order_id", "line_no"}, "order_items", "order_id", "line_no")}},
 		{Name: "employees", Columns: col("id", "manager_id", "department_id"), PrimaryKey: one("id"),
-			ForeignKeys: []ForeignKey{fk(one("manager_id"), "employees", "id"), fk(one("department_id"), "departments", "id")}},
+			ForeignKeys: []snapshot.ForeignKey{fk(one("manager_id"), "employees", "id"), fk(one("department_id"), "departments", "id")}},
 		{Name: "departments", Columns: col("id"), PrimaryKey: one("id")},
-		{Name: "cyc_a", Columns: col("id", "b_id"), PrimaryKey: one("id"), ForeignKeys: []ForeignKey{fk(one("b_id"), "cyc_b", "id")}},
-		{Name: "cyc_b", Columns: col("id", "c_id"), PrimaryKey: one("id"), ForeignKeys: []ForeignKey{fk(one("c_id"), "cyc_c", "id")}},
-		{Name: "cyc_c", Columns: col("id", "a_id"), PrimaryKey: one("id"), ForeignKeys: []ForeignKey{fk(one("a_id"), "cyc_a", "id")}},
+		{Name: "cyc_a", Columns: col("id", "b_id"), PrimaryKey: one("id"), ForeignKeys: []snapshot.ForeignKey{fk(one("b_id"), "cyc_b", "id")}},
+		{Name: "cyc_b", Columns: col("id", "c_id"), PrimaryKey: one("id"), ForeignKeys: []snapshot.ForeignKey{fk(one("c_id"), "cyc_c", "id")}},
+		{Name: "cyc_c", Columns: col("id", "a_id"), PrimaryKey: one("id"), ForeignKeys: []snapshot.ForeignKey{fk(one("a_id"), "cyc_a", "id")}},
 		{Name: "lonely", Columns: col("id"), PrimaryKey: one("id")},
-		{Name: "order", Columns: col("id", "user"), PrimaryKey: one("id"), ForeignKeys: []ForeignKey{fk(one("user"), "users", "id")}},
+		{Name: "order", Columns: col("id", "user"), PrimaryKey: one("id"), ForeignKeys: []snapshot.ForeignKey{fk(one("user"), "users", "id")}},
 		{Name: "UserProfiles", Columns: col("id", "userId", `say "hi"`), PrimaryKey: one("id"),
-			ForeignKeys: []ForeignKey{fk(one("userId"), "users", "id"), fk(one(`say "hi"`), "order", "id")}},
+			ForeignKeys: []snapshot.ForeignKey{fk(one("userId"), "users", "id"), fk(one(`say "hi"`), "order", "id")}},
 		{Name: "events", Columns: col("id"), PrimaryKey: one("id")},
 		{Name: "events", Connection: "analytics", Columns: col("id", "user_id"), PrimaryKey: one("id"),
-			ForeignKeys: []ForeignKey{{Columns: one("user_id"), RefConnection: "main", RefTable: "users", RefColumns: one("id")}}},
+			ForeignKeys: []snapshot.ForeignKey{{Columns: one("user_id"), RefConnection: "main", RefTable: "users", RefColumns: one("id")}}},
 	}
 	for i := range tables {
 		if tables[i].Connection == "" {
 			tables[i].Connection = "main"
 		}
 	}
-	return &Snapshot{
-		Release:     Release{ID: "rel_1", Project: "joins", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
-		Origin:      Origin{Source: SourceImport, Digest: "sha256:" + strings.Repeat("0", 64), SyncedAt: "2026-11-01T10:00:00Z"},
-		Connections: []Connection{{Name: "main"}, {Name: "analytics"}},
+	return &snapshot.Snapshot{
+		Release:     snapshot.Release{ID: "rel_1", Project: "joins", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
+		Origin:      snapshot.Origin{Source: snapshot.SourceImport, Digest: "sha256:" + strings.Repeat("0", 64), SyncedAt: "2026-11-01T10:00:00Z"},
+		Connections: []snapshot.Connection{{Name: "main"}, {Name: "analytics"}},
 		Tables:      tables,
 	}
 }
@@ -193,15 +194,15 @@ func TestJoinPathErrors(t *testing.T) {
 // answer says the search was cut before the hub's keys were read.
 func TestJoinPathHubIsBounded(t *testing.T) {
 	s := openStore(t)
-	snap := &Snapshot{
-		Release: Release{ID: "rel_hub", Project: "joins", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
-		Origin:  Origin{Source: SourceImport, Digest: "sha256:" + strings.Repeat("0", 64), SyncedAt: "2026-11-01T10:00:00Z"},
-		Tables:  []Table{{Name: "hub", Connection: "main", Columns: []Column{{Name: "id", Type: "int"}}, PrimaryKey: []string{"id"}}},
+	snap := &snapshot.Snapshot{
+		Release: snapshot.Release{ID: "rel_hub", Project: "joins", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
+		Origin:  snapshot.Origin{Source: snapshot.SourceImport, Digest: "sha256:" + strings.Repeat("0", 64), SyncedAt: "2026-11-01T10:00:00Z"},
+		Tables:  []snapshot.Table{{Name: "hub", Connection: "main", Columns: []snapshot.Column{{Name: "id", Type: "int"}}, PrimaryKey: []string{"id"}}},
 	}
 	for i := range joinEdgeBudget + 10 {
-		snap.Tables = append(snap.Tables, Table{Name: fmt.Sprintf("leaf_%05d", i), Connection: "main",
-			Columns:     []Column{{Name: "id", Type: "int"}, {Name: "hub_id", Type: "int"}},
-			ForeignKeys: []ForeignKey{{Columns: []string{"hub_id"}, RefTable: "hub", RefColumns: []string{"id"}}}})
+		snap.Tables = append(snap.Tables, snapshot.Table{Name: fmt.Sprintf("leaf_%05d", i), Connection: "main",
+			Columns:     []snapshot.Column{{Name: "id", Type: "int"}, {Name: "hub_id", Type: "int"}},
+			ForeignKeys: []snapshot.ForeignKey{{Columns: []string{"hub_id"}, RefTable: "hub", RefColumns: []string{"id"}}}})
 	}
 	put(t, s, snap, true)
 	got, err := s.JoinPaths(context.Background(), joinsDev, JoinPathRequest{From: "leaf_00001", To: "leaf_00002"})
@@ -234,17 +235,17 @@ func TestSQLName(t *testing.T) {
 // truncated).
 func TestJoinPathBetweenHubsReadsLittle(t *testing.T) {
 	s := openStore(t)
-	snap := &Snapshot{
-		Release: Release{ID: "rel_hubs", Project: "joins", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
-		Origin:  Origin{Source: SourceImport, Digest: "sha256:" + strings.Repeat("0", 64), SyncedAt: "2026-11-01T10:00:00Z"},
+	snap := &snapshot.Snapshot{
+		Release: snapshot.Release{ID: "rel_hubs", Project: "joins", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
+		Origin:  snapshot.Origin{Source: snapshot.SourceImport, Digest: "sha256:" + strings.Repeat("0", 64), SyncedAt: "2026-11-01T10:00:00Z"},
 	}
-	id := []Column{{Name: "id", Type: "int"}}
-	snap.Tables = append(snap.Tables, Table{Name: "tenants", Connection: "main", Columns: id, PrimaryKey: []string{"id"}},
-		Table{Name: "users", Connection: "main", Columns: id, PrimaryKey: []string{"id"}})
+	id := []snapshot.Column{{Name: "id", Type: "int"}}
+	snap.Tables = append(snap.Tables, snapshot.Table{Name: "tenants", Connection: "main", Columns: id, PrimaryKey: []string{"id"}},
+		snapshot.Table{Name: "users", Connection: "main", Columns: id, PrimaryKey: []string{"id"}})
 	for i := range joinEdgeBudget + 10 {
-		snap.Tables = append(snap.Tables, Table{Name: fmt.Sprintf("x_%05d", i), Connection: "main",
-			Columns: []Column{{Name: "tenant_id", Type: "int"}, {Name: "user_id", Type: "int"}},
-			ForeignKeys: []ForeignKey{{Columns: []string{"tenant_id"}, RefTable: "tenants", RefColumns: []string{"id"}},
+		snap.Tables = append(snap.Tables, snapshot.Table{Name: fmt.Sprintf("x_%05d", i), Connection: "main",
+			Columns: []snapshot.Column{{Name: "tenant_id", Type: "int"}, {Name: "user_id", Type: "int"}},
+			ForeignKeys: []snapshot.ForeignKey{{Columns: []string{"tenant_id"}, RefTable: "tenants", RefColumns: []string{"id"}},
 				{Columns: []string{"user_id"}, RefTable: "users", RefColumns: []string{"id"}}}})
 	}
 	put(t, s, snap, true)

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // FK_TYPE_MISMATCH compares each foreign-key column's type with the type of
@@ -50,7 +52,7 @@ type refColumn struct {
 }
 
 // add notes the key columns of the release's next table.
-func (k *keyTypes) add(t *Table) {
+func (k *keyTypes) add(t *snapshot.Table) {
 	k.tables.add(uint32(k.keys.len()))
 	if len(t.ForeignKeys) == 0 {
 		return

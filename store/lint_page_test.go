@@ -7,26 +7,27 @@ import (
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // commentSnapshot is a release whose comments are there, missing or
 // blank, in two connections.
-func commentSnapshot() *Snapshot {
-	return &Snapshot{
-		Release:     Release{ID: "rel_c", Project: "shop", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
-		Origin:      Origin{Source: SourceImport, Digest: "sha256:" + strings.Repeat("ef", 32), SyncedAt: "2026-11-02T09:30:00Z"},
-		Connections: []Connection{{Name: "main"}, {Name: "analytics"}},
-		Tables: []Table{
+func commentSnapshot() *snapshot.Snapshot {
+	return &snapshot.Snapshot{
+		Release:     snapshot.Release{ID: "rel_c", Project: "shop", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
+		Origin:      snapshot.Origin{Source: snapshot.SourceImport, Digest: "sha256:" + strings.Repeat("ef", 32), SyncedAt: "2026-11-02T09:30:00Z"},
+		Connections: []snapshot.Connection{{Name: "main"}, {Name: "analytics"}},
+		Tables: []snapshot.Table{
 			{Name: "users", Connection: "main", Comment: "People",
-				Columns: []Column{{Name: "id", Type: "int", Comment: "key"}, {Name: "email", Type: "text"},
+				Columns: []snapshot.Column{{Name: "id", Type: "int", Comment: "key"}, {Name: "email", Type: "text"},
 					{Name: "note", Type: "text", Comment: " \t\n"}},
 				PrimaryKey: []string{"id"}},
 			{Name: "posts", Connection: "main", Comment: "\r\n",
-				Columns:    []Column{{Name: "id", Type: "int", Comment: "key"}, {Name: "body", Type: "text", Comment: "Markdown"}},
+				Columns:    []snapshot.Column{{Name: "id", Type: "int", Comment: "key"}, {Name: "body", Type: "text", Comment: "Markdown"}},
 				PrimaryKey: []string{"id"}},
 			{Name: "empty", Connection: "analytics", PrimaryKey: nil},
 			{Name: "users", Connection: "analytics", Comment: "Rollups",
-				Columns: []Column{{Name: "day", Type: "date"}}, PrimaryKey: []string{"day"}},
+				Columns: []snapshot.Column{{Name: "day", Type: "date"}}, PrimaryKey: []string{"day"}},
 		},
 	}
 }
@@ -62,18 +63,18 @@ func TestMissingComment(t *testing.T) {
 // findingsSnapshot has n tables whose findings are many and whose names are
 // long: each table has no comment, no primary key, a foreign key without
 // an index, and two columns without a comment.
-func findingsSnapshot(id string, n, nameLen int) *Snapshot {
-	snap := &Snapshot{
-		Release:     Release{ID: id, Project: "shop", Environment: "dev", Version: 7, CreatedAt: "2026-11-01T10:00:00Z"},
-		Origin:      Origin{Source: SourceImport, Digest: fmt.Sprintf("sha256:%032x%032x", n, nameLen), SyncedAt: "2026-11-02T09:30:00Z"},
-		Connections: []Connection{{Name: "main"}},
+func findingsSnapshot(id string, n, nameLen int) *snapshot.Snapshot {
+	snap := &snapshot.Snapshot{
+		Release:     snapshot.Release{ID: id, Project: "shop", Environment: "dev", Version: 7, CreatedAt: "2026-11-01T10:00:00Z"},
+		Origin:      snapshot.Origin{Source: snapshot.SourceImport, Digest: fmt.Sprintf("sha256:%032x%032x", n, nameLen), SyncedAt: "2026-11-02T09:30:00Z"},
+		Connections: []snapshot.Connection{{Name: "main"}},
 	}
 	pad := strings.Repeat("x", max(0, nameLen-8))
 	for i := range n {
 		name := fmt.Sprintf("t%s_%05d", pad, i)
-		snap.Tables = append(snap.Tables, Table{Name: name, Connection: "main",
-			Columns: []Column{{Name: "a" + pad, Type: "int"}, {Name: "b" + pad, Type: "int"}},
-			ForeignKeys: []ForeignKey{{Name: name + "_fk", Columns: []string{"b" + pad}, RefTable: fmt.Sprintf("t%s_%05d", pad, (i+1)%n),
+		snap.Tables = append(snap.Tables, snapshot.Table{Name: name, Connection: "main",
+			Columns: []snapshot.Column{{Name: "a" + pad, Type: "int"}, {Name: "b" + pad, Type: "int"}},
+			ForeignKeys: []snapshot.ForeignKey{{Name: name + "_fk", Columns: []string{"b" + pad}, RefTable: fmt.Sprintf("t%s_%05d", pad, (i+1)%n),
 				RefColumns: []string{"a" + pad}}}})
 	}
 	return snap

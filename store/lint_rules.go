@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // The schema rules of `hubsnap snapshot check` (SPEC §12), run when a
@@ -41,12 +43,12 @@ type finding struct {
 }
 
 // tableRules are the rules that judge a table by itself, in rule order.
-var tableRules = []func(t *Table) []finding{noPrimaryKey, foreignKeysWithoutIndex, duplicateForeignKeys}
+var tableRules = []func(t *snapshot.Table) []finding{noPrimaryKey, foreignKeysWithoutIndex, duplicateForeignKeys}
 
 // noPrimaryKey is NO_PRIMARY_KEY: a table without a primary key, whose
 // rows nothing identifies (replication, updates by key and most ORMs need
 // one).
-func noPrimaryKey(t *Table) []finding {
+func noPrimaryKey(t *snapshot.Table) []finding {
 	if len(t.PrimaryKey) > 0 {
 		return nil
 	}
@@ -66,7 +68,7 @@ func noPrimaryKey(t *Table) []finding {
 // some of them (a, for a key (a, b)) narrows the scan but still reads
 // every row of each a; one that holds them after another column does not
 // help at all. Both count as no index.
-func foreignKeysWithoutIndex(t *Table) []finding {
+func foreignKeysWithoutIndex(t *snapshot.Table) []finding {
 	var out []finding
 	for i, fk := range t.ForeignKeys {
 		if len(fk.Columns) == 0 || leads(fk.Columns, t.PrimaryKey) {
@@ -115,7 +117,7 @@ func leads(cols, index []string) bool {
 // of a column and the column it references, in any order, to the same
 // table. The second is checked on every write for nothing. Each later one
 // is reported, naming the first.
-func duplicateForeignKeys(t *Table) []finding {
+func duplicateForeignKeys(t *snapshot.Table) []finding {
 	if len(t.ForeignKeys) < 2 {
 		return nil
 	}
@@ -153,7 +155,7 @@ func duplicateForeignKeys(t *Table) []finding {
 
 // sameKey reports whether two foreign keys of t constrain the same: the
 // same target and pairs of columns.
-func sameKey(t *Table, a, b ForeignKey) bool {
+func sameKey(t *snapshot.Table, a, b snapshot.ForeignKey) bool {
 	if a.RefTable != b.RefTable || len(a.Columns) != len(b.Columns) {
 		return false
 	}
@@ -166,7 +168,7 @@ func sameKey(t *Table, a, b ForeignKey) bool {
 
 // keySignature identifies what a foreign key constrains: its target and
 // its sorted pairs of columns.
-func keySignature(t *Table, fk ForeignKey) string {
+func keySignature(t *snapshot.Table, fk snapshot.ForeignKey) string {
 	pairs := make([]string, len(fk.Columns))
 	for i, c := range fk.Columns {
 		ref := ""
@@ -229,7 +231,7 @@ const maxMessage = 2048
 // keyText writes a foreign key of t: "foreign key name (columns) to
 // table (columns)", without the name when it has none, the referenced
 // table qualified by its connection when that is not t's.
-func keyText(t *Table, fk ForeignKey) string {
+func keyText(t *snapshot.Table, fk snapshot.ForeignKey) string {
 	label := "foreign key "
 	if fk.Name != "" {
 		label += msgName(fk.Name) + " "
@@ -239,7 +241,7 @@ func keyText(t *Table, fk ForeignKey) string {
 
 // keyName names the foreign key at position i of its table: by its name,
 // else by its place ("the 1st foreign key").
-func keyName(fk ForeignKey, i int) string {
+func keyName(fk snapshot.ForeignKey, i int) string {
 	if fk.Name != "" {
 		return "foreign key " + msgName(fk.Name)
 	}
@@ -248,13 +250,13 @@ func keyName(fk ForeignKey, i int) string {
 
 // crossConnection reports whether a foreign key of t references a table
 // of another connection.
-func crossConnection(t *Table, fk ForeignKey) bool {
+func crossConnection(t *snapshot.Table, fk snapshot.ForeignKey) bool {
 	return fk.RefConnection != "" && fk.RefConnection != t.Connection
 }
 
 // refName is the table a foreign key of t references, qualified by its
 // connection when that is not t's.
-func refName(t *Table, fk ForeignKey) string {
+func refName(t *snapshot.Table, fk snapshot.ForeignKey) string {
 	if crossConnection(t, fk) {
 		return msgName(fk.RefConnection) + "." + msgName(fk.RefTable)
 	}

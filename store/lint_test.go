@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // wireFinding is a finding as release_check gives it.
@@ -67,30 +68,30 @@ func strictJSON(b []byte, v any) error {
 // primary key, by a key's columns in another order; types written
 // differently but equal; a table named in two connections; a referenced
 // table or column the release lacks; a type not given.
-func lintSnapshot() *Snapshot {
-	col := func(name, typ string) Column { return Column{Name: name, Type: typ, Comment: "c"} }
-	fk := func(name string, cols []string, refConn, ref string, refCols []string) ForeignKey {
-		return ForeignKey{Name: name, Columns: cols, RefConnection: refConn, RefTable: ref, RefColumns: refCols}
+func lintSnapshot() *snapshot.Snapshot {
+	col := func(name, typ string) snapshot.Column { return snapshot.Column{Name: name, Type: typ, Comment: "c"} }
+	fk := func(name string, cols []string, refConn, ref string, refCols []string) snapshot.ForeignKey {
+		return snapshot.ForeignKey{Name: name, Columns: cols, RefConnection: refConn, RefTable: ref, RefColumns: refCols}
 	}
-	return &Snapshot{
-		Release:     Release{ID: "rel_lint", Project: "shop", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
-		Origin:      Origin{Source: SourceImport, Digest: "sha256:" + strings.Repeat("cd", 32), SyncedAt: "2026-11-02T09:30:00Z"},
-		Connections: []Connection{{Name: "main", Engine: "postgres"}, {Name: "analytics", Engine: "postgres"}},
-		Tables: []Table{
+	return &snapshot.Snapshot{
+		Release:     snapshot.Release{ID: "rel_lint", Project: "shop", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
+		Origin:      snapshot.Origin{Source: snapshot.SourceImport, Digest: "sha256:" + strings.Repeat("cd", 32), SyncedAt: "2026-11-02T09:30:00Z"},
+		Connections: []snapshot.Connection{{Name: "main", Engine: "postgres"}, {Name: "analytics", Engine: "postgres"}},
+		Tables: []snapshot.Table{
 			{Name: "accounts", Connection: "main", Comment: "c",
-				Columns: []Column{col("id", "bigint")}, PrimaryKey: []string{"id"}},
+				Columns: []snapshot.Column{col("id", "bigint")}, PrimaryKey: []string{"id"}},
 			{Name: "users", Connection: "main", Comment: "c",
-				Columns:    []Column{col("id", "int4"), col("email", "varchar(255)"), col("invited_by", "INTEGER")},
+				Columns:    []snapshot.Column{col("id", "int4"), col("email", "varchar(255)"), col("invited_by", "INTEGER")},
 				PrimaryKey: []string{"id"},
 				// A key to the table itself, covered by an index.
-				ForeignKeys: []ForeignKey{fk("users_invited_by_fk", []string{"invited_by"}, "main", "users", []string{"id"})},
-				Indexes: []Index{{Name: "users_email_key", Columns: []string{"email"}, Unique: true},
+				ForeignKeys: []snapshot.ForeignKey{fk("users_invited_by_fk", []string{"invited_by"}, "main", "users", []string{"id"})},
+				Indexes: []snapshot.Index{{Name: "users_email_key", Columns: []string{"email"}, Unique: true},
 					{Name: "users_invited_by_idx", Columns: []string{"invited_by"}}}},
 			{Name: "orders", Connection: "main", Comment: "c",
-				Columns: []Column{col("id", "bigint"), col("user_id", "integer"), col("account_id", "int8"),
+				Columns: []snapshot.Column{col("id", "bigint"), col("user_id", "integer"), col("account_id", "int8"),
 					col("created_at", "timestamptz"), col("coupon_id", "text"), col("region_code", "text")},
 				PrimaryKey: []string{"id"},
-				ForeignKeys: []ForeignKey{
+				ForeignKeys: []snapshot.ForeignKey{
 					// user_id: int4 written integer, covered by a composite
 					// index's leading column; main.users, not analytics.users.
 					fk("orders_user_fk", []string{"user_id"}, "", "users", []string{"id"}),
@@ -103,61 +104,61 @@ func lintSnapshot() *Snapshot {
 					// accounts has no column code: not judged.
 					fk("orders_region_fk", []string{"region_code"}, "main", "accounts", []string{"code"}),
 				},
-				Indexes: []Index{{Name: "orders_user_created_idx", Columns: []string{"user_id", "created_at"}},
+				Indexes: []snapshot.Index{{Name: "orders_user_created_idx", Columns: []string{"user_id", "created_at"}},
 					{Name: "orders_coupon_idx", Columns: []string{"coupon_id"}},
 					{Name: "orders_region_idx", Columns: []string{"region_code", "id"}}}},
 			{Name: "order_lines", Connection: "main", Comment: "c",
-				Columns:    []Column{col("order_id", "int8"), col("line_no", "integer")},
+				Columns:    []snapshot.Column{col("order_id", "int8"), col("line_no", "integer")},
 				PrimaryKey: []string{"order_id", "line_no"},
 				// Covered by the primary key; int8 is bigint.
-				ForeignKeys: []ForeignKey{fk("order_lines_order_fk", []string{"order_id"}, "main", "orders", []string{"id"})}},
+				ForeignKeys: []snapshot.ForeignKey{fk("order_lines_order_fk", []string{"order_id"}, "main", "orders", []string{"id"})}},
 			{Name: "returns", Connection: "main", Comment: "c",
-				Columns:    []Column{col("order_id", "bigint"), col("line_no", "int4"), col("returned_at", "timestamp with time zone")},
+				Columns:    []snapshot.Column{col("order_id", "bigint"), col("line_no", "int4"), col("returned_at", "timestamp with time zone")},
 				PrimaryKey: []string{"order_id", "line_no", "returned_at"},
 				// The key's columns lead the primary key in another order.
-				ForeignKeys: []ForeignKey{fk("returns_line_fk", []string{"line_no", "order_id"}, "main", "order_lines",
+				ForeignKeys: []snapshot.ForeignKey{fk("returns_line_fk", []string{"line_no", "order_id"}, "main", "order_lines",
 					[]string{"line_no", "order_id"})}},
 			{Name: "shipments", Connection: "main", Comment: "c",
-				Columns:    []Column{col("id", "bigserial"), col("order_id", "bigint"), col("line_no", "smallint")},
+				Columns:    []snapshot.Column{col("id", "bigserial"), col("order_id", "bigint"), col("line_no", "smallint")},
 				PrimaryKey: []string{"id"},
-				ForeignKeys: []ForeignKey{
+				ForeignKeys: []snapshot.ForeignKey{
 					// Planted: an index on order_id only; line_no is smallint.
 					fk("shipments_line_fk", []string{"order_id", "line_no"}, "main", "order_lines", []string{"order_id", "line_no"}),
 					// Planted: the same pairs in another order, unnamed.
 					{Columns: []string{"line_no", "order_id"}, RefTable: "order_lines", RefColumns: []string{"line_no", "order_id"}},
 				},
-				Indexes: []Index{{Name: "shipments_order_idx", Columns: []string{"order_id"}}}},
+				Indexes: []snapshot.Index{{Name: "shipments_order_idx", Columns: []string{"order_id"}}}},
 			{Name: "payments", Connection: "main", Comment: "c",
-				Columns:    []Column{col("id", "uuid"), col("order_id", "integer"), col("created_at", "timestamptz"), col("note_id", "")},
+				Columns:    []snapshot.Column{col("id", "uuid"), col("order_id", "integer"), col("created_at", "timestamptz"), col("note_id", "")},
 				PrimaryKey: []string{"id"},
-				ForeignKeys: []ForeignKey{
+				ForeignKeys: []snapshot.ForeignKey{
 					// Planted: integer to bigint, and the index holds
 					// order_id second.
 					fk("payments_order_fk", []string{"order_id"}, "main", "orders", []string{"id"}),
 					// A type not given is not judged.
 					fk("payments_note_fk", []string{"note_id"}, "main", "accounts", []string{"id"}),
 				},
-				Indexes: []Index{{Name: "payments_created_order_idx", Columns: []string{"created_at", "order_id"}},
+				Indexes: []snapshot.Index{{Name: "payments_created_order_idx", Columns: []string{"created_at", "order_id"}},
 					{Name: "payments_note_idx", Columns: []string{"note_id"}}}},
 			{Name: "sessions", Connection: "main", Comment: "c",
-				Columns:    []Column{col("token", "text"), col("user_id", "serial"), col("email", "character varying (255)")},
+				Columns:    []snapshot.Column{col("token", "text"), col("user_id", "serial"), col("email", "character varying (255)")},
 				PrimaryKey: []string{"token"},
 				// serial is integer, character varying (255) is varchar(255).
-				ForeignKeys: []ForeignKey{fk("sessions_user_fk", []string{"user_id"}, "main", "users", []string{"id"}),
+				ForeignKeys: []snapshot.ForeignKey{fk("sessions_user_fk", []string{"user_id"}, "main", "users", []string{"id"}),
 					fk("sessions_email_fk", []string{"email"}, "main", "users", []string{"email"})},
-				Indexes: []Index{{Name: "sessions_user_key", Columns: []string{"user_id"}, Unique: true},
+				Indexes: []snapshot.Index{{Name: "sessions_user_key", Columns: []string{"user_id"}, Unique: true},
 					{Name: "sessions_email_idx", Columns: []string{"email"}}}},
 			// Planted: no primary key.
 			{Name: "audit log", Connection: "main", Comment: "c",
-				Columns: []Column{col("at", "timestamptz"), col("what", "text")}},
+				Columns: []snapshot.Column{col("at", "timestamptz"), col("what", "text")}},
 			{Name: "users", Connection: "analytics", Comment: "c",
-				Columns: []Column{col("id", "uuid")}, PrimaryKey: []string{"id"}},
+				Columns: []snapshot.Column{col("id", "uuid")}, PrimaryKey: []string{"id"}},
 			{Name: "daily", Connection: "analytics", Comment: "c",
-				Columns:    []Column{col("day", "date"), col("user_id", "bigint")},
+				Columns:    []snapshot.Column{col("day", "date"), col("user_id", "bigint")},
 				PrimaryKey: []string{"day", "user_id"},
 				// Planted: bigint to main.users.id, int4; and user_id is
 				// second in the primary key.
-				ForeignKeys: []ForeignKey{fk("daily_user_fk", []string{"user_id"}, "main", "users", []string{"id"})}},
+				ForeignKeys: []snapshot.ForeignKey{fk("daily_user_fk", []string{"user_id"}, "main", "users", []string{"id"})}},
 		},
 	}
 }
@@ -272,14 +273,14 @@ func TestCheckUnknownRule(t *testing.T) {
 // schemaFindingCount counts the stored findings of snap's tables by the
 // rules as SPEC §12 states them, written here apart from lint_rules.go:
 // the oracle of the row-count tests.
-func schemaFindingCount(snap *Snapshot) int {
+func schemaFindingCount(snap *snapshot.Snapshot) int {
 	type ref struct{ conn, name string }
-	tables := map[ref]*Table{}
+	tables := map[ref]*snapshot.Table{}
 	for i := range snap.Tables {
 		t := &snap.Tables[i]
 		tables[ref{t.Connection, t.Name}] = t
 	}
-	typeOf := func(t *Table, col string) (string, bool) {
+	typeOf := func(t *snapshot.Table, col string) (string, bool) {
 		for _, c := range t.Columns {
 			if c.Name == col {
 				return c.Type, true
@@ -319,7 +320,7 @@ func schemaFindingCount(snap *Snapshot) int {
 					}
 				}
 			}
-			pairs := func(f ForeignKey) string {
+			pairs := func(f snapshot.ForeignKey) string {
 				var p []string
 				for k := range f.Columns {
 					p = append(p, f.Columns[k]+"="+f.RefColumns[k])
@@ -342,16 +343,16 @@ func schemaFindingCount(snap *Snapshot) int {
 // comparing pairs: the same findings either way.
 func TestDuplicateForeignKeysManyKeys(t *testing.T) {
 	for _, n := range []int{4, 8, 9, 40} {
-		tb := &Table{Name: "t", Connection: "main"}
+		tb := &snapshot.Table{Name: "t", Connection: "main"}
 		for i := range n {
-			tb.ForeignKeys = append(tb.ForeignKeys, ForeignKey{Name: fmt.Sprintf("k%d", i), Columns: []string{fmt.Sprintf("c%d", i)},
+			tb.ForeignKeys = append(tb.ForeignKeys, snapshot.ForeignKey{Name: fmt.Sprintf("k%d", i), Columns: []string{fmt.Sprintf("c%d", i)},
 				RefTable: "p", RefColumns: []string{"id"}})
 		}
 		// The last repeats the first, in another connection spelling; the
 		// one before repeats the second with its pairs in another order.
-		tb.ForeignKeys[n-1] = ForeignKey{Name: "again", Columns: []string{"c0"}, RefConnection: "main", RefTable: "p", RefColumns: []string{"id"}}
-		tb.ForeignKeys[1] = ForeignKey{Name: "k1", Columns: []string{"a", "b"}, RefTable: "p", RefColumns: []string{"x", "y"}}
-		tb.ForeignKeys[n-2] = ForeignKey{Columns: []string{"b", "a"}, RefTable: "p", RefColumns: []string{"y", "x"}}
+		tb.ForeignKeys[n-1] = snapshot.ForeignKey{Name: "again", Columns: []string{"c0"}, RefConnection: "main", RefTable: "p", RefColumns: []string{"id"}}
+		tb.ForeignKeys[1] = snapshot.ForeignKey{Name: "k1", Columns: []string{"a", "b"}, RefTable: "p", RefColumns: []string{"x", "y"}}
+		tb.ForeignKeys[n-2] = snapshot.ForeignKey{Columns: []string{"b", "a"}, RefTable: "p", RefColumns: []string{"y", "x"}}
 		var got []string
 		for _, f := range duplicateForeignKeys(tb) {
 			got = append(got, fmt.Sprintf("%d %s: %s", f.item, f.column, f.message))

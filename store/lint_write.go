@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // How a release writes its schema findings (lint_rules.go) and its
@@ -28,7 +30,7 @@ const (
 
 // lintTable runs the rules that judge a table by itself on t, whose id is
 // id, and counts its columns and comments.
-func (w *ReleaseWriter) lintTable(ctx context.Context, id int64, t *Table) error {
+func (w *ReleaseWriter) lintTable(ctx context.Context, id int64, t *snapshot.Table) error {
 	w.lint.columns += int64(len(t.Columns))
 	if hasComment(t.Comment) {
 		w.lint.commented++

@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"database/sql"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // The SQL of logics and their parameters: how a release writes them, and
@@ -164,7 +166,7 @@ func (s *Store) LogicsPage(ctx context.Context, t Target, p PageRequest) ([]byte
 
 // writeLogic inserts logic l of a release, with id, through the writer's
 // batches.
-func (w *ReleaseWriter) writeLogic(ctx context.Context, id int64, pos int, l *Logic) error {
+func (w *ReleaseWriter) writeLogic(ctx context.Context, id int64, pos int, l *snapshot.Logic) error {
 	if err := w.logics.add(ctx, id, w.release, l.Name, nullString(l.Description), l.SQL, l.Auth.Required,
 		jsonList(l.Auth.Roles), pos, logicDigest(l)); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hubsnap/hubsnap/indexer/analysis"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // memTables is the analysis's TableSource of a release being written,
@@ -56,7 +57,7 @@ func newMemTables() *memTables {
 }
 
 // add keeps table t, unless the source is full.
-func (m *memTables) add(t *Table) {
+func (m *memTables) add(t *snapshot.Table) {
 	if m.full {
 		return
 	}

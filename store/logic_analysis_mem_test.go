@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // TestMemTablesAsTxTables: the tables memTables keeps as a release is
@@ -17,18 +18,18 @@ func TestMemTablesAsTxTables(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t)
 	long := strings.Repeat("x", 63)
-	snap := &Snapshot{
-		Release:     Release{ID: "rel_1", Project: "p", Environment: "dev"},
-		Connections: []Connection{{Name: "main", Engine: "postgres"}, {Name: "other", Engine: "mysql"}},
-		Tables: []Table{
-			{Name: "users", Connection: "other", Columns: []Column{{Name: "id", Type: "int"}}, PrimaryKey: []string{"id"}},
-			{Name: "users", Connection: "main", Columns: []Column{
+	snap := &snapshot.Snapshot{
+		Release:     snapshot.Release{ID: "rel_1", Project: "p", Environment: "dev"},
+		Connections: []snapshot.Connection{{Name: "main", Engine: "postgres"}, {Name: "other", Engine: "mysql"}},
+		Tables: []snapshot.Table{
+			{Name: "users", Connection: "other", Columns: []snapshot.Column{{Name: "id", Type: "int"}}, PrimaryKey: []string{"id"}},
+			{Name: "users", Connection: "main", Columns: []snapshot.Column{
 				{Name: "id", Type: "uuid", Default: "gen_random_uuid()"},
 				{Name: "state", Type: "user_state", Nullable: true, Enum: []string{"a", "b"}},
 				{Name: "org", Type: "uuid"}}, PrimaryKey: []string{"org", "id"}},
-			{Name: long + "_one", Connection: "main", Columns: []Column{{Name: "a", Type: "text"}}},
-			{Name: long + "_two", Connection: "main", Columns: []Column{{Name: "b", Type: "mood", Enum: []string{"x"}}}},
-			{Name: long, Connection: "main", Columns: []Column{{Name: "c", Type: "text"}}},
+			{Name: long + "_one", Connection: "main", Columns: []snapshot.Column{{Name: "a", Type: "text"}}},
+			{Name: long + "_two", Connection: "main", Columns: []snapshot.Column{{Name: "b", Type: "mood", Enum: []string{"x"}}}},
+			{Name: long, Connection: "main", Columns: []snapshot.Column{{Name: "c", Type: "text"}}},
 		},
 	}
 	mem := newMemTables()
@@ -72,15 +73,15 @@ func TestMemTablesAsTxTables(t *testing.T) {
 // TestMemTablesBound: what memTables keeps is bounded by the larger of
 // memTablesBytes and a third of the document read so far.
 func TestMemTablesBound(t *testing.T) {
-	cols := make([]Column, 50)
+	cols := make([]snapshot.Column, 50)
 	for i := range cols {
-		cols[i] = Column{Name: fmt.Sprintf("column_%02d", i), Type: "text"}
+		cols[i] = snapshot.Column{Name: fmt.Sprintf("column_%02d", i), Type: "text"}
 	}
 	fill := func(read int64, upTo int) *memTables {
 		m := newMemTables()
 		for i := 0; m.bytes < upTo && !m.full; i++ {
 			m.read = read
-			m.add(&Table{Name: fmt.Sprintf("t%07d", i), Connection: "main", Columns: cols})
+			m.add(&snapshot.Table{Name: fmt.Sprintf("t%07d", i), Connection: "main", Columns: cols})
 		}
 		return m
 	}
@@ -118,7 +119,7 @@ func TestMemTablesOnlyForPostgres(t *testing.T) {
 			snap := smallSnapshot("shop", "rel_42", "dev", 42, "t", 5)
 			snap.Connections = nil
 			for i, e := range c.engines {
-				snap.Connections = append(snap.Connections, Connection{Name: fmt.Sprintf("c%d", i), Engine: e})
+				snap.Connections = append(snap.Connections, snapshot.Connection{Name: fmt.Sprintf("c%d", i), Engine: e})
 			}
 			for i := range snap.Tables {
 				snap.Tables[i].Connection = "c0"

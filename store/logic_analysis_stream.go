@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hubsnap/hubsnap/indexer/analysis"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // Analysing logics as they are decoded (issue 27). A snapshot document
@@ -41,7 +42,7 @@ type streamAnalysis struct {
 var errPartAfterLogics = errors.New("a table or connection after the logics")
 
 // noteConnection records a declared connection for the analysis.
-func (s *streamAnalysis) noteConnection(c Connection) error {
+func (s *streamAnalysis) noteConnection(c snapshot.Connection) error {
 	if s.on {
 		return errPartAfterLogics
 	}
@@ -74,7 +75,7 @@ func (w *ReleaseWriter) startStream() {
 
 // analyzeLogic analyses logic l, whose id is id, when the release's
 // logics are analysed as they come.
-func (w *ReleaseWriter) analyzeLogic(ctx context.Context, id int64, l *Logic) error {
+func (w *ReleaseWriter) analyzeLogic(ctx context.Context, id int64, l *snapshot.Logic) error {
 	s := &w.stream
 	if !s.decided {
 		w.startStream()

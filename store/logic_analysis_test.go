@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hubsnap/hubsnap/indexer/analysis"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 var (
@@ -34,7 +35,7 @@ func testAnalyzer(tb testing.TB) *analysis.Analyzer {
 }
 
 // hasPostgres reports whether snap has a postgres connection.
-func hasPostgres(snap *Snapshot) bool {
+func hasPostgres(snap *snapshot.Snapshot) bool {
 	for _, c := range snap.Connections {
 		if analysis.IsPostgres(c.Engine) {
 			return true
@@ -45,7 +46,7 @@ func hasPostgres(snap *Snapshot) bool {
 
 // schemaOf is snap as the analysis package takes it whole (NewCatalog):
 // what the index's rows must give back through the TableSource.
-func schemaOf(snap *Snapshot) *analysis.Schema {
+func schemaOf(snap *snapshot.Snapshot) *analysis.Schema {
 	s := &analysis.Schema{}
 	for _, c := range snap.Connections {
 		s.Connections = append(s.Connections, analysis.Connection{Name: c.Name, Engine: c.Engine})
@@ -64,18 +65,18 @@ func schemaOf(snap *Snapshot) *analysis.Schema {
 // analysedSnapshot is sampleSnapshot with logics that exercise every
 // kind of row: results with and without sources, bindings, problems with
 // and without a position, an unjudged logic, a cast to an enum type.
-func analysedSnapshot() *Snapshot {
+func analysedSnapshot() *snapshot.Snapshot {
 	snap := sampleSnapshot()
 	snap.Tables[1].Columns[2].Type = "post_status" // posts.status: an enum type
 	snap.Logics = append(snap.Logics,
-		Logic{Name: "posts_by", SQL: "SELECT p.id, p.body, u.email AS author, count(*) OVER () AS n FROM posts p JOIN users u ON u.id = p.author_id WHERE u.id = :user AND p.status = 'draft'::post_status",
-			Params: []Param{{Name: "user", Type: "string"}}},
-		Logic{Name: "broken", SQL: "SELECT nope FROM posts WHERE author_id = :who",
-			Params: []Param{{Name: "unused", Type: "string"}}},
-		Logic{Name: "typo", SQL: "SELEC 1"},
-		Logic{Name: "ddl", SQL: "CREATE TABLE x (a int)"},
-		Logic{Name: "touch", SQL: "UPDATE posts SET body = :body WHERE id = :id",
-			Params: []Param{{Name: "body", Type: "string"}, {Name: "id", Type: "string"}}},
+		snapshot.Logic{Name: "posts_by", SQL: "SELECT p.id, p.body, u.email AS author, count(*) OVER () AS n FROM posts p JOIN users u ON u.id = p.author_id WHERE u.id = :user AND p.status = 'draft'::post_status",
+			Params: []snapshot.Param{{Name: "user", Type: "string"}}},
+		snapshot.Logic{Name: "broken", SQL: "SELECT nope FROM posts WHERE author_id = :who",
+			Params: []snapshot.Param{{Name: "unused", Type: "string"}}},
+		snapshot.Logic{Name: "typo", SQL: "SELEC 1"},
+		snapshot.Logic{Name: "ddl", SQL: "CREATE TABLE x (a int)"},
+		snapshot.Logic{Name: "touch", SQL: "UPDATE posts SET body = :body WHERE id = :id",
+			Params: []snapshot.Param{{Name: "body", Type: "string"}, {Name: "id", Type: "string"}}},
 	)
 	return snap
 }
@@ -184,13 +185,13 @@ func TestLogicAnalysisPending(t *testing.T) {
 		t.Error("LogicAnalysis of a pending release: no error")
 	}
 	other := smallSnapshot("shop", "rel_other", "prod", 1, "x", 3)
-	other.Connections = []Connection{{Name: "main", Engine: "mysql"}}
+	other.Connections = []snapshot.Connection{{Name: "main", Engine: "mysql"}}
 	put(t, s, other, true)
 	if state, err := s.AnalysisState(ctx, ReleaseKey{Project: "shop", ID: "rel_other"}); err != nil || state != "" {
 		t.Errorf("AnalysisState(mysql) = %q, %v; want none", state, err)
 	}
 	empty := smallSnapshot("shop", "rel_empty", "qa", 1, "y", 3)
-	empty.Connections = []Connection{{Name: "main", Engine: "postgres"}}
+	empty.Connections = []snapshot.Connection{{Name: "main", Engine: "postgres"}}
 	empty.Logics = nil
 	put(t, s, empty, true)
 	if state, err := s.AnalysisState(ctx, ReleaseKey{Project: "shop", ID: "rel_empty"}); err != nil || state != AnalysisDone {
@@ -226,7 +227,7 @@ func TestLogicAnalysisBudget(t *testing.T) {
 }
 
 // writeAnalysed writes snap as the current release, its logics analysed by a.
-func writeAnalysed(s *Store, snap *Snapshot, a *analysis.Analyzer) error {
+func writeAnalysed(s *Store, snap *snapshot.Snapshot, a *analysis.Analyzer) error {
 	return s.WriteRelease(context.Background(), WriteOptions{MakeCurrent: true, Analyzer: a}, func(w *ReleaseWriter) error {
 		w.Release(snap.Release, snap.Origin)
 		w.File(fileStateOf(snap))

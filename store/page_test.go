@@ -10,48 +10,49 @@ import (
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // pagingSnapshot is a release of shop/dev whose table and logic names
 // sort in tricky ways (upper before lower case, prefixes, digits, non-ASCII,
 // the same name in two connections), listed out of order, with a
 // connection that has no tables. digest tells contents apart for cursors.
-func pagingSnapshot(id string, version int64, digest string) *Snapshot {
-	snap := &Snapshot{
-		Release: Release{ID: id, Project: "shop", Environment: "dev", Version: version, CreatedAt: "2026-11-01T10:00:00Z"},
-		Origin:  Origin{Source: SourceHub, Digest: "sha256:" + strings.Repeat(digest, 64), SyncedAt: "2026-11-02T00:00:00Z"},
-		Connections: []Connection{
+func pagingSnapshot(id string, version int64, digest string) *snapshot.Snapshot {
+	snap := &snapshot.Snapshot{
+		Release: snapshot.Release{ID: id, Project: "shop", Environment: "dev", Version: version, CreatedAt: "2026-11-01T10:00:00Z"},
+		Origin:  snapshot.Origin{Source: snapshot.SourceHub, Digest: "sha256:" + strings.Repeat(digest, 64), SyncedAt: "2026-11-02T00:00:00Z"},
+		Connections: []snapshot.Connection{
 			{Name: "side", Engine: "mysql"}, {Name: "main", Engine: "postgres"}, {Name: "empty"},
 		},
 	}
 	add := func(conn string, names ...string) {
 		for _, n := range names {
-			snap.Tables = append(snap.Tables, Table{Name: n, Connection: conn,
-				Columns: []Column{{Name: "id", Type: "integer"}}, PrimaryKey: []string{"id"}})
+			snap.Tables = append(snap.Tables, snapshot.Table{Name: n, Connection: conn,
+				Columns: []snapshot.Column{{Name: "id", Type: "integer"}}, PrimaryKey: []string{"id"}})
 		}
 	}
 	add("main", "users", "user", "user_", "Users", "users2", "t_9", "t_10", "고객", "éclair", "x y", "a", "Z", "b")
 	add("side", "users", "m", "a", "zz", "AA", "user")
 	add("main", "zeta", "00")
 	for _, n := range []string{"z", "a/b", "a", "a-b", "a.b", "a_b", "A", "b/c/d", "0", "a/b/c", "B"} {
-		snap.Logics = append(snap.Logics, Logic{Name: n, SQL: "SELECT 1"})
+		snap.Logics = append(snap.Logics, snapshot.Logic{Name: n, SQL: "SELECT 1"})
 	}
 	return snap
 }
 
 // manySnapshot is a release of project p, environment dev, with n tables
 // and n logics.
-func manySnapshot(project string, n int) *Snapshot {
-	snap := &Snapshot{
-		Release:     Release{ID: "rel_1", Project: project, Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
-		Origin:      Origin{Source: SourceImport, Digest: "sha256:" + strings.Repeat("1", 64), SyncedAt: "2026-11-02T00:00:00Z"},
-		Connections: []Connection{{Name: "main"}},
+func manySnapshot(project string, n int) *snapshot.Snapshot {
+	snap := &snapshot.Snapshot{
+		Release:     snapshot.Release{ID: "rel_1", Project: project, Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
+		Origin:      snapshot.Origin{Source: snapshot.SourceImport, Digest: "sha256:" + strings.Repeat("1", 64), SyncedAt: "2026-11-02T00:00:00Z"},
+		Connections: []snapshot.Connection{{Name: "main"}},
 	}
 	for i := range n {
 		// Backwards, so snapshot order is not list order.
-		snap.Tables = append(snap.Tables, Table{Name: fmt.Sprintf("t%05d", n-1-i), Connection: "main",
-			Columns: []Column{{Name: "id", Type: "integer"}}})
-		snap.Logics = append(snap.Logics, Logic{Name: fmt.Sprintf("l/%05d", n-1-i), SQL: "SELECT 1"})
+		snap.Tables = append(snap.Tables, snapshot.Table{Name: fmt.Sprintf("t%05d", n-1-i), Connection: "main",
+			Columns: []snapshot.Column{{Name: "id", Type: "integer"}}})
+		snap.Logics = append(snap.Logics, snapshot.Logic{Name: fmt.Sprintf("l/%05d", n-1-i), SQL: "SELECT 1"})
 	}
 	return snap
 }

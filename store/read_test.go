@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // equateEmpty treats nil and empty slices alike: whether an absent list comes
@@ -151,7 +152,7 @@ func TestTable(t *testing.T) {
 
 	tests := []struct {
 		connection, name string
-		want             *Table
+		want             *snapshot.Table
 		wantRefs         []Reference
 	}{
 		{"main", "users", sampleTable(t, "main", "users"), mainUsersRefs},
@@ -181,20 +182,20 @@ func TestTable(t *testing.T) {
 func TestTableKeepsOrder(t *testing.T) {
 	s := openStore(t)
 	snap := sampleSnapshot()
-	snap.Tables = []Table{{
+	snap.Tables = []snapshot.Table{{
 		Name: "wide", Connection: "main",
-		Columns: []Column{
+		Columns: []snapshot.Column{
 			{Name: "zeta", Type: "a"}, {Name: "alpha", Type: "b"}, {Name: "mid", Type: "c"},
 			{Name: "beta", Type: "d"}, {Name: "omega", Type: "e"}, {Name: "aa", Type: "f"},
 			{Name: "k10", Type: "g"}, {Name: "k2", Type: "h"}, {Name: "k1", Type: "i"},
 			{Name: "k9", Type: "j"}, {Name: "k11", Type: "k"},
 		},
 		PrimaryKey: []string{"omega", "alpha", "zeta"},
-		ForeignKeys: []ForeignKey{
+		ForeignKeys: []snapshot.ForeignKey{
 			{Name: "z_fk", Columns: []string{"k2", "k1"}, RefConnection: "main", RefTable: "other", RefColumns: []string{"b", "a"}},
 			{Name: "a_fk", Columns: []string{"k10"}, RefConnection: "main", RefTable: "other", RefColumns: []string{"c"}},
 		},
-		Indexes: []Index{
+		Indexes: []snapshot.Index{
 			{Name: "z_idx", Columns: []string{"mid", "beta"}, Unique: true},
 			{Name: "a_idx", Columns: []string{"beta", "mid"}},
 		},

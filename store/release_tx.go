@@ -121,7 +121,7 @@ func (t *ReleaseTx) pipelineError() error {
 // foreign keys, the search words, the findings and the release's own row,
 // saying where it came from (o) and what its release file is (f); with
 // makeCurrent, the release becomes current for its environment.
-func (t *ReleaseTx) Finish(o Origin, f FileState, makeCurrent bool) error {
+func (t *ReleaseTx) Finish(o snapshot.Origin, f FileState, makeCurrent bool) error {
 	t.w.origin, t.w.file = o, f
 	err := t.w.finish(t.ctx, makeCurrent)
 	if errors.Is(err, errPipeline) {
@@ -206,7 +206,7 @@ func (s *Store) WriteRelease(ctx context.Context, opts WriteOptions, fill func(*
 
 // PutRelease stores snap, read from a release file described by file: the
 // whole-snapshot form of WriteRelease.
-func (s *Store) PutRelease(ctx context.Context, snap *Snapshot, file FileState, makeCurrent bool, hook Hook) error {
+func (s *Store) PutRelease(ctx context.Context, snap *snapshot.Snapshot, file FileState, makeCurrent bool, hook Hook) error {
 	return s.WriteRelease(ctx, WriteOptions{MakeCurrent: makeCurrent, Hook: hook}, func(w *ReleaseWriter) error {
 		w.Release(snap.Release, snap.Origin)
 		w.File(file)

@@ -13,7 +13,7 @@ import (
 
 // decoderOf encodes snap as a release file and returns a decoder of it: the
 // parts an ingest hands a ReleaseTx.
-func decoderOf(tb testing.TB, snap *Snapshot) *snapshot.Decoder {
+func decoderOf(tb testing.TB, snap *snapshot.Snapshot) *snapshot.Decoder {
 	tb.Helper()
 	var buf bytes.Buffer
 	if err := snapshot.Encode(&buf, snap); err != nil {

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // How a release is written into the search index (see
@@ -18,7 +20,7 @@ const (
 )
 
 // searchTable adds the search row and name of table t, whose id is id.
-func (w *ReleaseWriter) searchTable(ctx context.Context, id int64, t *Table) error {
+func (w *ReleaseWriter) searchTable(ctx context.Context, id int64, t *snapshot.Table) error {
 	names := make([]string, 0, len(t.Columns))
 	var comments []string
 	for _, c := range t.Columns {
@@ -36,7 +38,7 @@ func (w *ReleaseWriter) searchTable(ctx context.Context, id int64, t *Table) err
 }
 
 // searchLogic adds the search row and name of logic l, whose id is id.
-func (w *ReleaseWriter) searchLogic(ctx context.Context, id int64, l *Logic) error {
+func (w *ReleaseWriter) searchLogic(ctx context.Context, id int64, l *snapshot.Logic) error {
 	names := make([]string, 0, len(l.Params))
 	for _, p := range l.Params {
 		names = append(names, p.Name)

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/migrations"
 )
 
@@ -56,11 +57,11 @@ func logicHit(name, matched, text string) Hit {
 // searchSnapshot is a bare release of project p, environment dev, with the
 // given tables and logics, all tables in connection main unless they say
 // otherwise.
-func searchSnapshot(id string, tables []Table, logics []Logic) *Snapshot {
-	snap := &Snapshot{
-		Release:     Release{ID: id, Project: "p", Environment: "dev", Version: 1, CreatedAt: "2026-10-01T00:00:00Z"},
-		Origin:      Origin{Source: SourceImport, Digest: "sha256:" + strings.Repeat("1", 64), SyncedAt: "2026-10-01T00:00:01Z"},
-		Connections: []Connection{{Name: "main", Engine: "postgres"}, {Name: "archive", Engine: "postgres"}},
+func searchSnapshot(id string, tables []snapshot.Table, logics []snapshot.Logic) *snapshot.Snapshot {
+	snap := &snapshot.Snapshot{
+		Release:     snapshot.Release{ID: id, Project: "p", Environment: "dev", Version: 1, CreatedAt: "2026-10-01T00:00:00Z"},
+		Origin:      snapshot.Origin{Source: snapshot.SourceImport, Digest: "sha256:" + strings.Repeat("1", 64), SyncedAt: "2026-10-01T00:00:01Z"},
+		Connections: []snapshot.Connection{{Name: "main", Engine: "postgres"}, {Name: "archive", Engine: "postgres"}},
 		Tables:      tables,
 		Logics:      logics,
 	}
@@ -75,10 +76,10 @@ func searchSnapshot(id string, tables []Table, logics []Logic) *Snapshot {
 var pDev = Target{Project: "p", Environment: "dev"}
 
 // cols makes columns of type text from names.
-func cols(names ...string) []Column {
-	out := make([]Column, len(names))
+func cols(names ...string) []snapshot.Column {
+	out := make([]snapshot.Column, len(names))
 	for i, n := range names {
-		out[i] = Column{Name: n, Type: "text"}
+		out[i] = snapshot.Column{Name: n, Type: "text"}
 	}
 	return out
 }
@@ -254,7 +255,7 @@ func TestSearchSample(t *testing.T) {
 
 func TestSearchPrefixes(t *testing.T) {
 	s := openStore(t)
-	put(t, s, searchSnapshot("r1", []Table{
+	put(t, s, searchSnapshot("r1", []snapshot.Table{
 		{Name: "accounts", Columns: cols("id", "identity", "idx_order", "account_id", "ident", "paid", "userID")},
 		{Name: "identities", Columns: cols("key")},
 		{Name: "idx_accounts", Columns: cols("key")},
@@ -314,16 +315,16 @@ func TestSearchKorean(t *testing.T) {
 	s := openStore(t)
 	long := strings.Repeat("결제 기록을 담는 테이블입니다 ", 6) + "결제 내역과 환불 기록도 " +
 		strings.Repeat("함께 보관하며 주기적으로 정리합니다 ", 6)
-	put(t, s, searchSnapshot("r1", []Table{
-		{Name: "고객정보", Comment: "고객의 기본 정보", Columns: []Column{
+	put(t, s, searchSnapshot("r1", []snapshot.Table{
+		{Name: "고객정보", Comment: "고객의 기본 정보", Columns: []snapshot.Column{
 			{Name: "id", Type: "int"}, {Name: "이름", Type: "text", Comment: "고객 이름"}, {Name: "email", Type: "text"},
 		}},
-		{Name: "orders", Comment: "주문 내역 테이블", Columns: []Column{
+		{Name: "orders", Comment: "주문 내역 테이블", Columns: []snapshot.Column{
 			{Name: "id", Type: "int"}, {Name: "customer_id", Type: "int", Comment: "주문한 고객"},
 			{Name: "memo", Type: "text", Comment: long},
 		}},
 		{Name: "회원_정보", Columns: cols("id")},
-	}, []Logic{
+	}, []snapshot.Logic{
 		{Name: "refund", Description: "환불 처리", SQL: "UPDATE orders SET 상태 = '환불' WHERE id = :id"},
 	}), true)
 	for _, tc := range []struct {
@@ -437,9 +438,9 @@ func TestSearchExcerptOfLongComment(t *testing.T) {
 		"settlement of every invoice and refund issued."
 	longSQL := "SELECT id, created_at, amount, currency, status, customer_id, updated_at FROM billing_invoices " +
 		"WHERE tenant_id = :tenant_id AND created_at >= :since AND status = 'open' ORDER BY created_at DESC LIMIT :limit"
-	put(t, s, searchSnapshot("r1", []Table{
-		{Name: "history", Comment: comment, Columns: []Column{{Name: "note", Type: "text", Comment: comment}}},
-	}, []Logic{{Name: "open_invoices", SQL: longSQL}}), true)
+	put(t, s, searchSnapshot("r1", []snapshot.Table{
+		{Name: "history", Comment: comment, Columns: []snapshot.Column{{Name: "note", Type: "text", Comment: comment}}},
+	}, []snapshot.Logic{{Name: "open_invoices", SQL: longSQL}}), true)
 	want := "…that happened to the account, including the final settlement of every invoice and refund issued."
 	wantHits(t, s, pDev, SearchQuery{Text: "settlement"}, []Hit{
 		tableHit("main", "history", MatchComment, want),
@@ -466,7 +467,7 @@ func TestSearchExcerptOfLongComment(t *testing.T) {
 func TestSearchQueryIsPlainText(t *testing.T) {
 	s := openStore(t)
 	snap := sampleSnapshot()
-	snap.Logics = append(snap.Logics, Logic{Name: "report", Description: "users AND posts OR NOT near col name x",
+	snap.Logics = append(snap.Logics, snapshot.Logic{Name: "report", Description: "users AND posts OR NOT near col name x",
 		SQL: "SELECT 1"})
 	put(t, s, snap, true)
 	report := []Hit{logicHit("report", MatchDescription, "users AND posts OR NOT near col name x")}
@@ -617,9 +618,9 @@ func TestSearchLimitManyCandidates(t *testing.T) {
 
 func TestSearchRanking(t *testing.T) {
 	s := openStore(t)
-	put(t, s, searchSnapshot("r1", []Table{
+	put(t, s, searchSnapshot("r1", []snapshot.Table{
 		// In release order unlike rank order.
-		{Name: "books", Comment: "The ledger of books", Columns: []Column{
+		{Name: "books", Comment: "The ledger of books", Columns: []snapshot.Column{
 			{Name: "id", Type: "int"}, {Name: "ledger_id", Type: "int"},
 			{Name: "notes", Type: "text", Comment: "copied from the ledger"},
 		}},
@@ -628,10 +629,10 @@ func TestSearchRanking(t *testing.T) {
 		{Name: "ledger", Columns: cols("id")},
 		{Name: "general_ledger", Columns: cols("id")},
 		{Name: "ledger", Connection: "archive", Columns: cols("id")},
-	}, []Logic{
+	}, []snapshot.Logic{
 		{Name: "rebuild", SQL: "SELECT * FROM ledger"},
 		{Name: "close_books", Description: "Closes the ledger", SQL: "SELECT 1"},
-		{Name: "post_entry", SQL: "SELECT 1", Params: []Param{
+		{Name: "post_entry", SQL: "SELECT 1", Params: []snapshot.Param{
 			{Name: "ledger_id", Type: "int"}, {Name: "amount", Type: "int"}, {Name: "ledger_name", Type: "text"},
 		}},
 		{Name: "ledger/post", SQL: "SELECT 1"},
@@ -676,7 +677,7 @@ func TestSearchRanksExactAmongPageOfCandidates(t *testing.T) {
 	// candidates: the exact name still comes first.
 	s := openStore(t)
 	snap := smallSnapshot("p", "r1", "dev", 1, "users", searchPage-1)
-	snap.Tables = append(snap.Tables, Table{Name: "users", Connection: "main", Columns: cols("id")})
+	snap.Tables = append(snap.Tables, snapshot.Table{Name: "users", Connection: "main", Columns: cols("id")})
 	put(t, s, snap, true)
 	res := searchOK(t, s, pDev, SearchQuery{Text: "users", Limit: 3})
 	want := []Hit{
@@ -800,7 +801,7 @@ func releaseRowID(tb testing.TB, s *Store, project, id string) int64 {
 }
 
 // distinctWords counts the distinct words of the searchable text of snap.
-func distinctWords(snap *Snapshot) int {
+func distinctWords(snap *snapshot.Snapshot) int {
 	set := map[string]bool{}
 	add := func(texts ...string) {
 		for _, text := range texts {
@@ -825,7 +826,7 @@ func distinctWords(snap *Snapshot) int {
 }
 
 // wantIndexCounts checks the search index of release against snap.
-func wantIndexCounts(tb testing.TB, s *Store, release int64, snap *Snapshot) {
+func wantIndexCounts(tb testing.TB, s *Store, release int64, snap *snapshot.Snapshot) {
 	tb.Helper()
 	rows, words := searchIndexCounts(tb, s, release)
 	wantRows, wantWords := 0, 0
@@ -871,7 +872,7 @@ func TestSearchReleaseIsolation(t *testing.T) {
 	wantHits(t, s, shopProd, SearchQuery{Text: "purch"}, nil, false)
 	wantHits(t, s, otherDev, SearchQuery{Text: "002"}, nil, false)
 
-	for _, snap := range []*Snapshot{sample, prod, other, next} {
+	for _, snap := range []*snapshot.Snapshot{sample, prod, other, next} {
 		wantIndexCounts(t, s, releaseRowID(t, s, snap.Release.Project, snap.Release.ID), snap)
 	}
 
@@ -956,7 +957,7 @@ func TestSearchManyReplaceCycles(t *testing.T) {
 	for cycle := range 25 {
 		// Release rel_42 alternates between the sample and tables of a
 		// name that changes each cycle.
-		var snap *Snapshot
+		var snap *snapshot.Snapshot
 		if cycle%2 == 0 {
 			snap = sampleSnapshot()
 		} else {
@@ -1115,21 +1116,21 @@ func TestCompareHits(t *testing.T) {
 // prefix.
 func TestSearchPrefixOfManyWords(t *testing.T) {
 	s := openStore(t)
-	var tables []Table
+	var tables []snapshot.Table
 	var want, wantKo []Hit
 	for i := range maxExpansions + 6 {
 		name := fmt.Sprintf("word%02d", i)
-		tables = append(tables, Table{Name: name, Columns: cols("id")})
+		tables = append(tables, snapshot.Table{Name: name, Columns: cols("id")})
 		want = append(want, tableHit("main", name, MatchName, ""))
 	}
 	for i := range maxExpansions + 1 {
 		name := fmt.Sprintf("고객%02d", i)
-		tables = append(tables, Table{Name: name, Columns: cols("id")})
+		tables = append(tables, snapshot.Table{Name: name, Columns: cols("id")})
 		wantKo = append(wantKo, tableHit("main", name, MatchName, ""))
 	}
 	// Words FTS5 folds to a word of the prefix but that do not start with
 	// it.
-	tables = append(tables, Table{Name: "wórd", Columns: cols("id")}, Table{Name: "WORD", Columns: cols("words")})
+	tables = append(tables, snapshot.Table{Name: "wórd", Columns: cols("id")}, snapshot.Table{Name: "WORD", Columns: cols("words")})
 	want = append([]Hit{tableHit("main", "WORD", MatchName, "")}, want...)
 	put(t, s, searchSnapshot("r1", tables, nil), true)
 	wantHits(t, s, pDev, SearchQuery{Text: "word", Kinds: []Kind{KindTable}, Limit: MaxSearchLimit}, want, false)
@@ -1149,8 +1150,8 @@ func TestSearchPrefixOfManyWords(t *testing.T) {
 func TestSearchFindsExactNamesBeyondTheBudget(t *testing.T) {
 	s := openStore(t)
 	snap := smallSnapshot("p", "r1", "dev", 1, "users", 300)
-	snap.Tables = append(snap.Tables, Table{Name: "Users", Connection: "main", Columns: cols("id")})
-	snap.Logics = append(snap.Logics, Logic{Name: "admin/users_list", SQL: "SELECT 1"}, Logic{Name: "users", SQL: "SELECT 1"})
+	snap.Tables = append(snap.Tables, snapshot.Table{Name: "Users", Connection: "main", Columns: cols("id")})
+	snap.Logics = append(snap.Logics, snapshot.Logic{Name: "admin/users_list", SQL: "SELECT 1"}, snapshot.Logic{Name: "users", SQL: "SELECT 1"})
 	put(t, s, snap, true)
 	res := searchOK(t, s, pDev, SearchQuery{Text: "users", Limit: 3})
 	want := []Hit{
@@ -1173,7 +1174,7 @@ func TestSearchColumnsIgnoresTablesWithoutTheWordInAColumn(t *testing.T) {
 	s := openStore(t)
 	snap := smallSnapshot("p", "r1", "dev", 1, "orders", 200)
 	last := &snap.Tables[len(snap.Tables)-1]
-	last.Columns = append(last.Columns, Column{Name: "orders_count", Type: "integer"})
+	last.Columns = append(last.Columns, snapshot.Column{Name: "orders_count", Type: "integer"})
 	put(t, s, snap, true)
 	wantHits(t, s, pDev, SearchQuery{Text: "orders", Kinds: []Kind{KindColumn}},
 		[]Hit{columnHit("main", last.Name, "orders_count", MatchName, "")}, false)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // The SQL of tables and their columns, foreign keys and indexes: how a
@@ -184,7 +186,7 @@ func (s *Store) complete(ctx context.Context, q *query, t Target, prefix string,
 
 // writeTable inserts table t of a release, with id, through the writer's
 // batches.
-func (w *ReleaseWriter) writeTable(ctx context.Context, id int64, pos int, t *Table) error {
+func (w *ReleaseWriter) writeTable(ctx context.Context, id int64, pos int, t *snapshot.Table) error {
 	if err := w.tables.add(ctx, id, w.release, t.Connection, t.Name, nullString(t.Comment), pos, tableDigest(t)); err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // emptyCounts is rowCounts of an index that holds no release.
@@ -71,7 +72,7 @@ func TestReplaceRelease(t *testing.T) {
 
 	// Same project and id, different contents, not asked to become current.
 	v2 := smallSnapshot("shop", "rel_42", "dev", 43, "acct", 2)
-	v2.Logics = append(v2.Logics, Logic{Name: "acct/list", SQL: "SELECT 1", Auth: Auth{Required: true, Roles: []string{"x"}}})
+	v2.Logics = append(v2.Logics, snapshot.Logic{Name: "acct/list", SQL: "SELECT 1", Auth: snapshot.Auth{Required: true, Roles: []string{"x"}}})
 	put(t, s, v2, false)
 
 	cur, err := s.Current(ctx, shopDev)
@@ -659,20 +660,20 @@ func TestTwoStoresShareIndex(t *testing.T) {
 // variedSnapshot is a release whose row counts cross the store's insert
 // batch size in every child table: tables with 0 to 70 columns, several
 // keys and indexes, logics with 0 to 70 params, in two connections.
-func variedSnapshot(id string, tables, logics int) *Snapshot {
-	snap := &Snapshot{
-		Release:     Release{ID: id, Project: "shop", Environment: "dev", Version: 5, CreatedAt: "2026-11-01T10:00:00Z"},
-		Origin:      Origin{Source: SourceHub, Digest: "sha256:" + strings.Repeat("c", 64), SyncedAt: "2026-11-01T10:00:01Z"},
-		Connections: []Connection{{Name: "main", Engine: "postgres"}, {Name: "side", Engine: "mysql"}},
+func variedSnapshot(id string, tables, logics int) *snapshot.Snapshot {
+	snap := &snapshot.Snapshot{
+		Release:     snapshot.Release{ID: id, Project: "shop", Environment: "dev", Version: 5, CreatedAt: "2026-11-01T10:00:00Z"},
+		Origin:      snapshot.Origin{Source: snapshot.SourceHub, Digest: "sha256:" + strings.Repeat("c", 64), SyncedAt: "2026-11-01T10:00:01Z"},
+		Connections: []snapshot.Connection{{Name: "main", Engine: "postgres"}, {Name: "side", Engine: "mysql"}},
 	}
 	for i := range tables {
 		conn := "main"
 		if i%5 == 4 {
 			conn = "side"
 		}
-		t := Table{Name: fmt.Sprintf("v_%03d", i), Connection: conn, Comment: fmt.Sprintf("table %d", i)}
+		t := snapshot.Table{Name: fmt.Sprintf("v_%03d", i), Connection: conn, Comment: fmt.Sprintf("table %d", i)}
 		for j := range (i * 7) % 71 {
-			c := Column{Name: fmt.Sprintf("c%02d", j), Type: "integer", Nullable: j%2 == 1}
+			c := snapshot.Column{Name: fmt.Sprintf("c%02d", j), Type: "integer", Nullable: j%2 == 1}
 			if j%9 == 0 {
 				c.Enum = []string{"x", fmt.Sprint(i), fmt.Sprint(j)}
 			}
@@ -685,23 +686,23 @@ func variedSnapshot(id string, tables, logics int) *Snapshot {
 			t.PrimaryKey = []string{"c00"}
 		}
 		for k := range i % 4 {
-			t.ForeignKeys = append(t.ForeignKeys, ForeignKey{
+			t.ForeignKeys = append(t.ForeignKeys, snapshot.ForeignKey{
 				Name: fmt.Sprintf("v_%03d_fk%d", i, k), Columns: []string{"c00"}, RefConnection: "main",
 				RefTable: fmt.Sprintf("v_%03d", (i*3+k)%tables), RefColumns: []string{"c00"}, OnDelete: "cascade",
 			})
 		}
 		for k := range i % 3 {
-			t.Indexes = append(t.Indexes, Index{Name: fmt.Sprintf("v_%03d_ix%d", i, k), Columns: []string{"c00"}, Unique: k == 0})
+			t.Indexes = append(t.Indexes, snapshot.Index{Name: fmt.Sprintf("v_%03d_ix%d", i, k), Columns: []string{"c00"}, Unique: k == 0})
 		}
 		snap.Tables = append(snap.Tables, t)
 	}
 	for i := range logics {
-		l := Logic{Name: fmt.Sprintf("g%d/l_%03d", i%3, i), Description: fmt.Sprint("logic ", i), SQL: fmt.Sprint("SELECT ", i)}
+		l := snapshot.Logic{Name: fmt.Sprintf("g%d/l_%03d", i%3, i), Description: fmt.Sprint("logic ", i), SQL: fmt.Sprint("SELECT ", i)}
 		for j := range (i * 11) % 71 {
-			l.Params = append(l.Params, Param{Name: fmt.Sprintf("p%02d", j), Type: "string", Required: j%3 == 0})
+			l.Params = append(l.Params, snapshot.Param{Name: fmt.Sprintf("p%02d", j), Type: "string", Required: j%3 == 0})
 		}
 		if i%2 == 0 {
-			l.Auth = Auth{Required: true, Roles: []string{"r", fmt.Sprint(i)}}
+			l.Auth = snapshot.Auth{Required: true, Roles: []string{"r", fmt.Sprint(i)}}
 		}
 		snap.Logics = append(snap.Logics, l)
 	}
@@ -711,7 +712,7 @@ func variedSnapshot(id string, tables, logics int) *Snapshot {
 // wantReferencedBy computes the referencedBy list of table
 // connection.name from a snapshot: every foreign key pointing at it, by
 // referencing connection, table and key position.
-func wantReferencedBy(snap *Snapshot, connection, name string) []Reference {
+func wantReferencedBy(snap *snapshot.Snapshot, connection, name string) []Reference {
 	var out []Reference
 	for _, t := range snap.Tables {
 		for _, fk := range t.ForeignKeys {
@@ -729,7 +730,7 @@ func wantReferencedBy(snap *Snapshot, connection, name string) []Reference {
 
 // checkWholeRelease reads every table and logic of t's current release back
 // and compares it with snap.
-func checkWholeRelease(t *testing.T, s *Store, snap *Snapshot) {
+func checkWholeRelease(t *testing.T, s *Store, snap *snapshot.Snapshot) {
 	t.Helper()
 	ctx := context.Background()
 	for _, want := range snap.Tables {
@@ -913,13 +914,13 @@ func TestWriteReleaseStatementFails(t *testing.T) {
 	ctx := context.Background()
 	before := rowCounts(t, s)
 	err := s.WriteRelease(ctx, WriteOptions{MakeCurrent: true}, func(w *ReleaseWriter) error {
-		w.Release(Release{ID: "rel_1", Project: "shop", Environment: "dev", Version: 1}, Origin{})
+		w.Release(snapshot.Release{ID: "rel_1", Project: "shop", Environment: "dev", Version: 1}, snapshot.Origin{})
 		for i := range 2000 { // enough rows for the pipeline to be busy
 			name := fmt.Sprintf("t%d", i)
 			if i == 1500 {
 				name = "t7"
 			}
-			if err := w.Table(&Table{Name: name, Connection: "main", Columns: []Column{{Name: "id", Type: "int"}}}); err != nil {
+			if err := w.Table(&snapshot.Table{Name: name, Connection: "main", Columns: []snapshot.Column{{Name: "id", Type: "int"}}}); err != nil {
 				return err
 			}
 		}

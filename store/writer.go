@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hubsnap/hubsnap/indexer/analysis"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // ReleaseWriter writes the parts of one release, in any order, inside a
@@ -21,8 +22,8 @@ type ReleaseWriter struct {
 	release int64 // the new release's row id
 	closed  bool
 
-	rel         *Release
-	origin      Origin
+	rel         *snapshot.Release
+	origin      snapshot.Origin
 	file        FileState
 	connections map[string]bool // named so far: true when declared, false when only used by a table
 	declared    int
@@ -108,7 +109,7 @@ func (w *ReleaseWriter) close() {
 }
 
 // Release names the release and says where it came from.
-func (w *ReleaseWriter) Release(r Release, o Origin) {
+func (w *ReleaseWriter) Release(r snapshot.Release, o snapshot.Origin) {
 	w.rel, w.origin = &r, o
 }
 
@@ -119,7 +120,7 @@ func (w *ReleaseWriter) File(f FileState) { w.file = f }
 const insertConnection = `INSERT INTO connections (release, name, engine, position) VALUES (?, ?, ?, ?)`
 
 // Connection adds a database connection of the release.
-func (w *ReleaseWriter) Connection(c Connection) error {
+func (w *ReleaseWriter) Connection(c snapshot.Connection) error {
 	if w.connections[c.Name] {
 		return fmt.Errorf("connection %q: given twice", c.Name)
 	}
@@ -135,7 +136,7 @@ func (w *ReleaseWriter) Connection(c Connection) error {
 }
 
 // Table adds a table of the release. t is not kept.
-func (w *ReleaseWriter) Table(t *Table) error {
+func (w *ReleaseWriter) Table(t *snapshot.Table) error {
 	ctx := w.ctx
 	lo, _ := idRange(w.release)
 	if w.nextTable-lo >= logicRows {
@@ -171,7 +172,7 @@ func (w *ReleaseWriter) Table(t *Table) error {
 }
 
 // Logic adds a logic of the release. l is not kept.
-func (w *ReleaseWriter) Logic(l *Logic) error {
+func (w *ReleaseWriter) Logic(l *snapshot.Logic) error {
 	ctx := w.ctx
 	lo, _ := idRange(w.release)
 	if w.nextLogic-lo >= logicRows {

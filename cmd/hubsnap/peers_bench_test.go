@@ -20,7 +20,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store/storetest"
 )
 
@@ -179,7 +179,7 @@ func BenchmarkPeers(b *testing.B) {
 // ASCII names only: server-postgres reads the table from its resource
 // URI's path without decoding it, so a Korean name never matches (its
 // answer is an empty list, which would flatter it).
-func peerTableNames(tables []store.Table) []string {
+func peerTableNames(tables []snapshot.Table) []string {
 	var names []string
 	for i := 0; len(names) < peersNames && i < 10*len(tables); i++ {
 		name := tables[(i*7919)%len(tables)].Name

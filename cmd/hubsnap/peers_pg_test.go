@@ -18,7 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/indexer/analysis/pgoracle"
-	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // peersDirEnv names the folder .ci/peers installs the peers into; its
@@ -68,7 +68,7 @@ var pgTypes = map[string]string{
 // set of enum values), then the indexes and foreign keys. Every table goes
 // into the public schema, whatever its connection: the peers see one
 // database.
-func peersDDL(tables []store.Table) (creates, keys []string, err error) {
+func peersDDL(tables []snapshot.Table) (creates, keys []string, err error) {
 	enums := map[string]string{} // values joined -> type name
 	var batch []string
 	flush := func(dst *[]string) {
@@ -157,7 +157,7 @@ func peersDDL(tables []store.Table) (creates, keys []string, err error) {
 // skips the benchmark with one line when there is none), creates the
 // tables in its postgres database and returns the folder of its unix
 // socket.
-func loadPeersSchema(b *testing.B, tables []store.Table) (socketDir string) {
+func loadPeersSchema(b *testing.B, tables []snapshot.Table) (socketDir string) {
 	b.Helper()
 	srv := pgoracle.Start(b)
 	creates, keys, err := peersDDL(tables)

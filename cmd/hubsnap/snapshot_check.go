@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hubsnap/hubsnap/indexer"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/mcpserver"
 	"github.com/hubsnap/hubsnap/store"
 )
@@ -213,7 +214,7 @@ func findingLine(f mcpserver.Finding) string {
 		}
 	default:
 		where = f.Table
-		if f.Connection != "" && f.Connection != store.DefaultConnection {
+		if f.Connection != "" && f.Connection != snapshot.DefaultConnection {
 			where = f.Connection + "." + where
 		}
 		if f.Column != "" {

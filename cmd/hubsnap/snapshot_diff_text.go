@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store/answer"
 )
 
@@ -96,7 +96,7 @@ func (p *diffPrinter) tables(t *answer.TablesDiff) {
 	p.line(0, "Tables: %d added, %d removed, %d changed", len(t.Added), len(t.Removed), len(t.Changed))
 	for _, e := range es {
 		name := e.name
-		if e.conn != store.DefaultConnection {
+		if e.conn != snapshot.DefaultConnection {
 			name = e.conn + "." + e.name
 		}
 		p.line(1, "%s", p.mark(e.mark, name))

@@ -20,7 +20,7 @@ import (
 var target = store.Target{Project: "big", Environment: "dev"}
 
 // shopSnapshot is testdata/snapshots/shop.json, decoded, as project big.
-func shopSnapshot(tb testing.TB) *store.Snapshot {
+func shopSnapshot(tb testing.TB) *snapshot.Snapshot {
 	tb.Helper()
 	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "snapshots", "shop.json"))
 	if err != nil {
@@ -46,23 +46,23 @@ var hostileNames = []string{
 
 // hostileSnapshot is a release whose every table and column name is
 // hostile: each table points at the first, and at the one before it.
-func hostileSnapshot() *store.Snapshot {
-	snap := &store.Snapshot{
-		Release:     store.Release{ID: "rel_hostile", Project: "big", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
-		Origin:      store.Origin{Source: store.SourceImport, Digest: "sha256:" + strings.Repeat("0", 64), SyncedAt: "2026-11-01T10:00:01Z"},
-		Connections: []store.Connection{{Name: "main", Engine: "postgres"}},
+func hostileSnapshot() *snapshot.Snapshot {
+	snap := &snapshot.Snapshot{
+		Release:     snapshot.Release{ID: "rel_hostile", Project: "big", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
+		Origin:      snapshot.Origin{Source: snapshot.SourceImport, Digest: "sha256:" + strings.Repeat("0", 64), SyncedAt: "2026-11-01T10:00:01Z"},
+		Connections: []snapshot.Connection{{Name: "main", Engine: "postgres"}},
 	}
 	types := []string{"character varying(255)", "numeric(10,2)", "int[]", `"weird type"`, "타입", "pk", strings.Repeat("t", 1024)}
 	for i, name := range hostileNames {
-		t := store.Table{Name: name, Connection: "main", PrimaryKey: []string{hostileNames[(i+1)%len(hostileNames)]}}
+		t := snapshot.Table{Name: name, Connection: "main", PrimaryKey: []string{hostileNames[(i+1)%len(hostileNames)]}}
 		for j := range 12 {
 			col := hostileNames[(i+j+1)%len(hostileNames)]
-			t.Columns = append(t.Columns, store.Column{Name: col, Type: types[(i+j)%len(types)], Nullable: j%2 == 0})
+			t.Columns = append(t.Columns, snapshot.Column{Name: col, Type: types[(i+j)%len(types)], Nullable: j%2 == 0})
 		}
 		if i > 0 {
-			t.ForeignKeys = append(t.ForeignKeys, store.ForeignKey{Name: fmt.Sprintf(`fk "%d": %s`, i, name),
+			t.ForeignKeys = append(t.ForeignKeys, snapshot.ForeignKey{Name: fmt.Sprintf(`fk "%d": %s`, i, name),
 				Columns: []string{t.Columns[1].Name}, RefConnection: "main", RefTable: hostileNames[0], RefColumns: []string{hostileNames[1]}})
-			t.ForeignKeys = append(t.ForeignKeys, store.ForeignKey{
+			t.ForeignKeys = append(t.ForeignKeys, snapshot.ForeignKey{
 				Columns: []string{t.Columns[2].Name, t.Columns[3].Name}, RefConnection: "main", RefTable: hostileNames[i-1],
 				RefColumns: []string{hostileNames[1], hostileNames[2]}})
 		}
@@ -71,7 +71,7 @@ func hostileSnapshot() *store.Snapshot {
 	return snap
 }
 
-func openStore(tb testing.TB, snap *store.Snapshot) *store.Store {
+func openStore(tb testing.TB, snap *snapshot.Snapshot) *store.Store {
 	tb.Helper()
 	st, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "index.db"))
 	if err != nil {

@@ -21,15 +21,15 @@ var ShopDev = store.Target{Project: "shop", Environment: "dev"}
 
 // FixedOrigin replaces the fixture's origin so that release_info (syncedAt
 // above all) is the same on every run.
-var FixedOrigin = store.Origin{
-	Source:   store.SourceImport,
+var FixedOrigin = snapshot.Origin{
+	Source:   snapshot.SourceImport,
 	Digest:   "sha256:" + strings.Repeat("ab", 32),
 	SyncedAt: "2026-11-02T09:30:00Z",
 }
 
 // ShopSnapshot decodes testdata/snapshots/shop.json through the real
 // decoder (which drops its planted secrets) and fixes its origin.
-func ShopSnapshot(tb testing.TB) *store.Snapshot {
+func ShopSnapshot(tb testing.TB) *snapshot.Snapshot {
 	tb.Helper()
 	snap, err := snapshot.Decode([]byte(ReadFixture(tb)))
 	if err != nil {
@@ -76,14 +76,14 @@ func OpenStore(tb testing.TB) *store.Store {
 }
 
 // PutCurrent stores snap, its logics analysed, and makes it current.
-func PutCurrent(tb testing.TB, st *store.Store, snap *store.Snapshot) {
+func PutCurrent(tb testing.TB, st *store.Store, snap *snapshot.Snapshot) {
 	tb.Helper()
 	file := store.FileState{Digest: "sha256:" + strings.Repeat("f", 64), Size: 1234, MTime: 1_700_000_000_000_000_000}
 	PutAnalysed(tb, st, snap, file, true)
 }
 
 // PutAnalysed stores snap with its logics analysed.
-func PutAnalysed(tb testing.TB, st *store.Store, snap *store.Snapshot, file store.FileState, makeCurrent bool) {
+func PutAnalysed(tb testing.TB, st *store.Store, snap *snapshot.Snapshot, file store.FileState, makeCurrent bool) {
 	tb.Helper()
 	err := st.WriteRelease(context.Background(), store.WriteOptions{MakeCurrent: makeCurrent, Analyzer: Analyzer(tb)},
 		func(w *store.ReleaseWriter) error { return FillRelease(w, snap, file) })
@@ -93,7 +93,7 @@ func PutAnalysed(tb testing.TB, st *store.Store, snap *store.Snapshot, file stor
 }
 
 // FillRelease gives w every part of snap.
-func FillRelease(w *store.ReleaseWriter, snap *store.Snapshot, file store.FileState) error {
+func FillRelease(w *store.ReleaseWriter, snap *snapshot.Snapshot, file store.FileState) error {
 	w.Release(snap.Release, snap.Origin)
 	w.File(file)
 	for _, c := range snap.Connections {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/mcpserver"
 	"github.com/hubsnap/hubsnap/mcpserver/mcpservertest"
 	"github.com/hubsnap/hubsnap/store"
@@ -25,9 +26,12 @@ const patience = 5 * time.Second
 // shopDev is the target every test server serves.
 var shopDev = mcpservertest.ShopDev
 
-func shopSnapshot(tb testing.TB) *store.Snapshot { tb.Helper(); return mcpservertest.ShopSnapshot(tb) }
-func openStore(tb testing.TB) *store.Store       { tb.Helper(); return mcpservertest.OpenStore(tb) }
-func putCurrent(tb testing.TB, st *store.Store, snap *store.Snapshot) {
+func shopSnapshot(tb testing.TB) *snapshot.Snapshot {
+	tb.Helper()
+	return mcpservertest.ShopSnapshot(tb)
+}
+func openStore(tb testing.TB) *store.Store { tb.Helper(); return mcpservertest.OpenStore(tb) }
+func putCurrent(tb testing.TB, st *store.Store, snap *snapshot.Snapshot) {
 	tb.Helper()
 	mcpservertest.PutCurrent(tb, st, snap)
 }

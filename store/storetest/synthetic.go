@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/hubsnap/hubsnap/store"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // Size says how big a synthetic release is.
@@ -89,14 +89,14 @@ var statusEnum = []string{"draft", "active", "suspended", "closed"}
 // empty suffix) is what the others point at. "_lines" tables have a
 // composite key (parent id, line_no) and "_notes" tables point at it with a
 // composite foreign key.
-func Release(size Size) *store.Snapshot {
+func Release(size Size) *snapshot.Snapshot {
 	rng := rand.New(rand.NewPCG(1, 2))
-	snap := &store.Snapshot{
+	snap := &snapshot.Snapshot{
 		Release:     release,
 		Origin:      origin,
 		Connections: connections,
-		Tables:      make([]store.Table, 0, size.Tables),
-		Logics:      make([]store.Logic, 0, size.Logics),
+		Tables:      make([]snapshot.Table, 0, size.Tables),
+		Logics:      make([]snapshot.Logic, 0, size.Logics),
 	}
 	for i := range size.Tables {
 		snap.Tables = append(snap.Tables, table(rng, i))
@@ -109,11 +109,11 @@ func Release(size Size) *store.Snapshot {
 
 // The release, origin and connections of every synthetic release.
 var (
-	release = store.Release{ID: "rel_big", Project: "big", Environment: "dev", Version: 1,
+	release = snapshot.Release{ID: "rel_big", Project: "big", Environment: "dev", Version: 1,
 		CreatedAt: "2026-11-01T10:00:00Z"}
-	origin = store.Origin{Source: store.SourceHub, Digest: "sha256:" + strings.Repeat("0", 64),
+	origin = snapshot.Origin{Source: snapshot.SourceHub, Digest: "sha256:" + strings.Repeat("0", 64),
 		SyncedAt: "2026-11-01T10:00:01Z"}
-	connections = []store.Connection{{Name: "main", Engine: "postgres"}, {Name: "warehouse", Engine: "clickhouse"}}
+	connections = []snapshot.Connection{{Name: "main", Engine: "postgres"}, {Name: "warehouse", Engine: "clickhouse"}}
 )
 
 // names is how many tables have different names before they repeat in
@@ -143,10 +143,10 @@ func plural(entity string) string {
 	return entity + "s"
 }
 
-func table(rng *rand.Rand, i int) store.Table {
+func table(rng *rand.Rand, i int) snapshot.Table {
 	tier, area, entity, suffix := tableName(i)
 	base := tier + area + "_" + plural(entity)
-	t := store.Table{Name: base + suffix, Connection: "main"}
+	t := snapshot.Table{Name: base + suffix, Connection: "main"}
 	if area == "analytics" || area == "reporting" {
 		t.Connection = "warehouse"
 	}
@@ -155,33 +155,33 @@ func table(rng *rand.Rand, i int) store.Table {
 	} else if i%3 != 0 {
 		t.Comment = fmt.Sprintf("%s %s records of the %s area", strings.TrimPrefix(suffix, "_"), entity, area)
 	}
-	add := func(c store.Column) { t.Columns = append(t.Columns, c) }
+	add := func(c snapshot.Column) { t.Columns = append(t.Columns, c) }
 	parent := entity + "_id"
 	switch suffix {
 	case "":
-		add(store.Column{Name: "id", Type: "string", Comment: "Primary key"})
+		add(snapshot.Column{Name: "id", Type: "string", Comment: "Primary key"})
 		t.PrimaryKey = []string{"id"}
 	case "_lines":
-		add(store.Column{Name: parent, Type: "string", Comment: "The " + entity + " this line belongs to"})
-		add(store.Column{Name: "line_no", Type: "integer"})
+		add(snapshot.Column{Name: parent, Type: "string", Comment: "The " + entity + " this line belongs to"})
+		add(snapshot.Column{Name: "line_no", Type: "integer"})
 		t.PrimaryKey = []string{parent, "line_no"}
 	default:
-		add(store.Column{Name: "id", Type: "string"})
-		add(store.Column{Name: parent, Type: "string"})
+		add(snapshot.Column{Name: "id", Type: "string"})
+		add(snapshot.Column{Name: parent, Type: "string"})
 		t.PrimaryKey = []string{"id"}
 	}
 	if suffix == "_notes" {
-		add(store.Column{Name: "line_no", Type: "integer", Nullable: true})
+		add(snapshot.Column{Name: "line_no", Type: "integer", Nullable: true})
 	}
-	add(store.Column{Name: "created_at", Type: "timestamp", Default: "now()"})
-	add(store.Column{Name: "updated_at", Type: "timestamp", Nullable: true})
+	add(snapshot.Column{Name: "created_at", Type: "timestamp", Default: "now()"})
+	add(snapshot.Column{Name: "updated_at", Type: "timestamp", Nullable: true})
 	want := 10 + rng.IntN(11)
 	for _, k := range rng.Perm(len(columnPool)) {
 		if len(t.Columns) >= want {
 			break
 		}
 		p := columnPool[k]
-		c := store.Column{Name: p.name, Type: p.typ, Nullable: k%2 == 0, Comment: p.comment}
+		c := snapshot.Column{Name: p.name, Type: p.typ, Nullable: k%2 == 0, Comment: p.comment}
 		if p.name == "status" {
 			c.Enum, c.Default = statusEnum, "'draft'"
 		}
@@ -194,21 +194,21 @@ func table(rng *rand.Rand, i int) store.Table {
 				continue
 			}
 			col := "owner_" + owner + "_id"
-			add(store.Column{Name: col, Type: "string", Nullable: true})
-			t.ForeignKeys = append(t.ForeignKeys, store.ForeignKey{
+			add(snapshot.Column{Name: col, Type: "string", Nullable: true})
+			t.ForeignKeys = append(t.ForeignKeys, snapshot.ForeignKey{
 				Name: t.Name + "_" + col + "_fkey", Columns: []string{col}, RefConnection: t.Connection,
 				RefTable: tier + area + "_" + plural(owner), RefColumns: []string{"id"}, OnDelete: "restrict",
 			})
 		}
 	} else {
-		t.ForeignKeys = append(t.ForeignKeys, store.ForeignKey{
+		t.ForeignKeys = append(t.ForeignKeys, snapshot.ForeignKey{
 			Name: t.Name + "_" + parent + "_fkey", Columns: []string{parent}, RefConnection: t.Connection,
 			RefTable: base, RefColumns: []string{"id"}, OnDelete: "cascade",
 		})
-		t.Indexes = append(t.Indexes, store.Index{Name: t.Name + "_" + parent + "_idx", Columns: []string{parent}})
+		t.Indexes = append(t.Indexes, snapshot.Index{Name: t.Name + "_" + parent + "_idx", Columns: []string{parent}})
 	}
 	if suffix == "_notes" {
-		t.ForeignKeys = append(t.ForeignKeys, store.ForeignKey{
+		t.ForeignKeys = append(t.ForeignKeys, snapshot.ForeignKey{
 			Name: t.Name + "_line_fkey", Columns: []string{parent, "line_no"}, RefConnection: t.Connection,
 			RefTable: base + "_lines", RefColumns: []string{parent, "line_no"}, OnDelete: "set null",
 		})
@@ -216,8 +216,8 @@ func table(rng *rand.Rand, i int) store.Table {
 		// A second key to the base table of a neighbouring entity.
 		other := Entities[(i/len(Entities)+i)%len(Entities)]
 		col := "related_" + other + "_id"
-		add(store.Column{Name: col, Type: "string", Nullable: true})
-		t.ForeignKeys = append(t.ForeignKeys, store.ForeignKey{
+		add(snapshot.Column{Name: col, Type: "string", Nullable: true})
+		t.ForeignKeys = append(t.ForeignKeys, snapshot.ForeignKey{
 			Name: t.Name + "_" + col + "_fkey", Columns: []string{col}, RefConnection: t.Connection,
 			RefTable: tier + area + "_" + plural(other), RefColumns: []string{"id"}, OnDelete: "restrict",
 		})
@@ -238,24 +238,24 @@ func romanize(area string) string {
 
 var verbs = []string{"get", "list", "create", "update", "archive", "count", "search", "export"}
 
-func logic(rng *rand.Rand, i, tables int) store.Logic {
+func logic(rng *rand.Rand, i, tables int) snapshot.Logic {
 	t := rng.IntN(max(tables, 1))
 	tier, area, entity, suffix := tableName(t)
 	verb := verbs[i%len(verbs)]
 	name := fmt.Sprintf("%s/%s_%s%s_%d", romanize(area), verb, plural(entity), suffix, i)
 	table := tier + area + "_" + plural(entity) + suffix
-	l := store.Logic{
+	l := snapshot.Logic{
 		Name:        name,
 		Description: fmt.Sprintf("%s %s%s of the %s area for the admin console", verb, plural(entity), strings.ReplaceAll(suffix, "_", " "), area),
-		Params:      []store.Param{{Name: "tenant_id", Type: "string", Required: true}},
-		Auth:        store.Auth{Required: true, Roles: []string{"admin"}},
+		Params:      []snapshot.Param{{Name: "tenant_id", Type: "string", Required: true}},
+		Auth:        snapshot.Auth{Required: true, Roles: []string{"admin"}},
 	}
 	switch verb {
 	case "get", "update", "archive":
-		l.Params = append(l.Params, store.Param{Name: "id", Type: "string", Required: true})
+		l.Params = append(l.Params, snapshot.Param{Name: "id", Type: "string", Required: true})
 		l.SQL = fmt.Sprintf("SELECT * FROM %s WHERE id = :id AND tenant_id = :tenant_id", table)
 	default:
-		l.Params = append(l.Params, store.Param{Name: "since", Type: "timestamp"}, store.Param{Name: "limit", Type: "integer"})
+		l.Params = append(l.Params, snapshot.Param{Name: "since", Type: "timestamp"}, snapshot.Param{Name: "limit", Type: "integer"})
 		l.SQL = fmt.Sprintf("SELECT id, created_at FROM %s WHERE tenant_id = :tenant_id AND created_at >= :since "+
 			"ORDER BY created_at DESC LIMIT :limit", table)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -54,7 +55,7 @@ func WriteRelease(w io.Writer, size Size) error {
 }
 
 // tableDoc is a table as a snapshot document writes it.
-func tableDoc(t *store.Table) map[string]any {
+func tableDoc(t *snapshot.Table) map[string]any {
 	cols := make([]map[string]any, len(t.Columns))
 	for i, c := range t.Columns {
 		col := map[string]any{"name": c.Name, "type": c.Type, "nullable": c.Nullable}
@@ -90,7 +91,7 @@ func tableDoc(t *store.Table) map[string]any {
 
 // logicDoc is a logic as a snapshot document writes it, with a secret the
 // cache must never keep.
-func logicDoc(l store.Logic) map[string]any {
+func logicDoc(l snapshot.Logic) map[string]any {
 	params := make([]map[string]any, len(l.Params))
 	for i, p := range l.Params {
 		params[i] = map[string]any{"name": p.Name, "type": p.Type, "required": p.Required}
