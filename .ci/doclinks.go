@@ -28,7 +28,10 @@ var (
 	// inline links and images: [text](target "title")
 	inlineLink = regexp.MustCompile(`!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]*)>?(?:\s+"[^"]*")?\s*\)`)
 	// reference definitions: [label]: target
-	refDef     = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$`)
+	refDef = regexp.MustCompile(`^\s{0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$`)
+	// a code fence: three or more backticks or tildes, then an info
+	// string (which, after backticks, may hold no backtick)
+	fenceOpen  = regexp.MustCompile("^(`{3,}|~{3,})(.*)$")
 	heading    = regexp.MustCompile(`^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$`)
 	htmlAnchor = regexp.MustCompile(`<a\s+(?:name|id)="([^"]+)"`)
 	codeSpan   = regexp.MustCompile("`+[^`]*`+")
@@ -143,26 +146,31 @@ func scan(path string) (map[string]bool, []link, error) {
 	anchors := map[string]bool{}
 	seen := map[string]int{}
 	var links []link
-	var fence string
+	var fence string // the open code fence's marker, "" outside one
+	var para string  // the paragraph read so far
+	var inPara int   // how many links it holds
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
 		trimmed := strings.TrimLeft(line, " ")
 		if fence != "" {
-			if strings.HasPrefix(trimmed, fence) {
+			// closed by a run of the same character, at least as long,
+			// and nothing else
+			if strings.HasPrefix(trimmed, fence) && strings.TrimSpace(strings.TrimLeft(trimmed, fence[:1])) == "" {
 				fence = ""
 			}
 			continue
 		}
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			fence = trimmed[:3]
+		if m := fenceOpen.FindStringSubmatch(trimmed); m != nil && !(m[1][0] == '`' && strings.Contains(m[2], "`")) {
+			fence, para, inPara = m[1], "", 0
 			continue
 		}
 		for _, m := range htmlAnchor.FindAllStringSubmatch(line, -1) {
 			anchors[strings.ToLower(m[1])] = true
 		}
 		if m := heading.FindStringSubmatch(line); m != nil {
+			para, inPara = "", 0
 			slug := slugify(m[2])
 			if k := seen[slug]; k > 0 {
 				anchors[fmt.Sprintf("%s-%d", slug, k)] = true
@@ -175,10 +183,19 @@ func scan(path string) (map[string]bool, []link, error) {
 			links = append(links, link{path, n, m[1]})
 			continue
 		}
-		text := codeSpan.ReplaceAllString(line, "")
-		for _, m := range inlineLink.FindAllStringSubmatch(text, -1) {
+		// A link's text may run over a line break: links are read from
+		// the paragraph so far (a blank line, a heading or a fence ends
+		// it), and those not seen before are this line's.
+		if strings.TrimSpace(line) == "" {
+			para, inPara = "", 0
+			continue
+		}
+		para += " " + line
+		found := inlineLink.FindAllStringSubmatch(codeSpan.ReplaceAllString(para, ""), -1)
+		for _, m := range found[min(inPara, len(found)):] {
 			links = append(links, link{path, n, m[1]})
 		}
+		inPara = max(inPara, len(found))
 	}
 	return anchors, links, sc.Err()
 }
