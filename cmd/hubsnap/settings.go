@@ -79,14 +79,30 @@ func (r resolver) flag(name, v string) func() (value, bool) {
 	}
 }
 
-// env is a setting from the environment variable name, when it is set.
+// env is a setting from the environment variable name, when it is set
+// (setEnv).
 func (r resolver) env(name string) func() (value, bool) {
 	return func() (value, bool) {
-		if v := r.a.getenv(name); v != "" {
+		if v := r.a.setEnv(name); v != "" {
 			return value{v, "env " + name}, true
 		}
 		return value{}, false
 	}
+}
+
+// setEnv is the value of the environment variable name, or "" when it
+// counts as unset: empty, blanks only, or a whole "${...}" placeholder
+// that the program starting hubsnap left as it was. An MCP Bundle's
+// optional setting that the user leaves empty reaches hubsnap as one of
+// those (Claude Desktop passes "${user_config.project}" unchanged when the
+// setting has no value), and must not hide the context's value.
+func (a *app) setEnv(name string) string {
+	v := a.getenv(name)
+	t := strings.TrimSpace(v)
+	if t == "" || (strings.HasPrefix(t, "${") && strings.HasSuffix(t, "}")) {
+		return ""
+	}
+	return v
 }
 
 // home is a folder's default: $XDG/hubsnap when XDG names an absolute
@@ -160,7 +176,7 @@ func (a *app) resolve(cmd *cobra.Command) (*settings, error) {
 		fromContext(func(c *contextConfig) string { return c.Environment }),
 		func() (value, bool) { return value{defaultEnvironment, "default"}, true })
 
-	if t := strings.TrimSpace(a.getenv(envToken)); t != "" {
+	if t := strings.TrimSpace(a.setEnv(envToken)); t != "" {
 		s.token, s.tokenSource = t, "env "+envToken
 	} else if cur != nil && cur.TokenFile != "" {
 		s.tokenFile, s.tokenSource = cur.tokenPath(s.configDir.v), "context "+s.context+" token file"
