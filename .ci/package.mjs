@@ -108,7 +108,11 @@ function stage(dist) {
   const launcher = join(npm, "hubsnap");
   copyExecutable(join(root, ".ci", "npm", "hubsnap.js"), join(launcher, "bin", "hubsnap.js"));
   copyFileSync(join(root, "LICENSE"), join(launcher, "LICENSE"));
-  copyFileSync(join(root, "README.md"), join(launcher, "README.md"));
+  // npm shows the README without the repository around it: links to the
+  // docs point at GitHub.
+  writeFileSync(join(launcher, "README.md"), readFileSync(join(root, "README.md"), "utf8")
+    .replace(/\]\((docs\/[^)]*\.png)\)/g, "](https://github.com/hubsnap/hubsnap/blob/main/$1?raw=true)")
+    .replace(/\]\((docs\/[^)]*)\)/g, "](https://github.com/hubsnap/hubsnap/blob/main/$1)"));
   writeJSON(join(launcher, "package.json"), {
     name: "hubsnap",
     ...common,
