@@ -12,6 +12,11 @@ import (
 // rebuilds it from the release files (indexer.Open), with checksums.
 var ErrNoChecksums = fmt.Errorf("%w: its pages have no checksums (it was made by an older hubsnap)", ErrCorrupt)
 
+// errChecksumVFS is why the checksum VFS could not be registered, or nil.
+// It is registered by InitSQLite, after the lookaside size is set, which
+// must precede SQLite's first use.
+var errChecksumVFS error
+
 // checkChecksums fails with ErrNoChecksums unless the index's pages have
 // checksums and the writer checks them.
 func (s *Store) checkChecksums(ctx context.Context) error {

@@ -7,6 +7,8 @@ import (
 
 	"modernc.org/libc"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/hubsnap/hubsnap/store/cksumvfs"
 )
 
 // SQLite gives each connection a lookaside pool: fixed slots for the many
@@ -49,7 +51,7 @@ func InitSQLite() {
 		if errLookaside = configureLookaside(lookasideSlotSize, lookasideSlots); errLookaside != nil {
 			slog.Warn("SQLite runs with its default lookaside, so answers are slower", "err", errLookaside)
 		}
-		errChecksumVFS = registerChecksumVFS()
+		errChecksumVFS = cksumvfs.Register()
 	})
 }
 

@@ -13,6 +13,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/hubsnap/hubsnap/store/cksumvfs"
 )
 
 // readers is the size of the read-only connection pool.
@@ -38,8 +40,8 @@ const busyTimeout = 10 * time.Second
 // connection; WAL mode stays with the file.
 const (
 	writerCacheKiB = "16384"
-	writePragmas   = "vfs=" + checksumVFSName + "&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)&_pragma=temp_store(memory)&_pragma=cache_size(-" + writerCacheKiB + ")&_pragma=journal_size_limit(67108864)&_txlock=immediate"
-	readPragmas    = "vfs=" + checksumVFSName + "&mode=ro&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=temp_store(memory)"
+	writePragmas   = "vfs=" + cksumvfs.Name + "&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)&_pragma=temp_store(memory)&_pragma=cache_size(-" + writerCacheKiB + ")&_pragma=journal_size_limit(67108864)&_txlock=immediate"
+	readPragmas    = "vfs=" + cksumvfs.Name + "&mode=ro&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=temp_store(memory)"
 )
 
 // ErrCorrupt reports an index file that is not a usable hubsnap index:

@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/hubsnap/hubsnap/store/atomicfile"
+	"github.com/hubsnap/hubsnap/store/cksumvfs"
 )
 
 // Checking the index at open. Every b-tree of the file is checked
@@ -101,7 +101,7 @@ func (s *Store) readError(err error) error {
 	err = classify("read index", err)
 	if errors.Is(err, ErrCorrupt) {
 		s.distrust()
-		if f, ok := lastFault(s.path, time.Now().Add(-faultWindow)); ok {
+		if f, ok := cksumvfs.RecentFault(s.path); ok {
 			err = fmt.Errorf("%w: %s", err, f)
 		}
 	}
