@@ -49,11 +49,8 @@ comment); --all runs it too, and --json then adds commentCoverage. The codes of
 logic problems are rules as well; their findings come from the logic analysis.`,
 		Args: args(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			s, err := a.resolve(cmd)
-			if err != nil {
-				return err
-			}
-			if opts.CacheDir, opts.Project, opts.Environment, err = s.needTarget(); err != nil {
+			var err error
+			if opts.CacheDir, opts.Project, opts.Environment, err = a.resolveTarget(cmd); err != nil {
 				return err
 			}
 			if len(argv) > 0 {
@@ -110,11 +107,7 @@ func runCheck(ctx context.Context, opts *checkOptions) error {
 			return err
 		}
 	}
-	if !indexer.Exists(opts.CacheDir) {
-		return fmt.Errorf("no releases of %s/%s are cached (%s is empty); run `hubsnap snapshot sync`",
-			opts.Project, opts.Environment, opts.CacheDir)
-	}
-	c, err := indexer.Open(ctx, opts.CacheDir, opts.Log)
+	c, err := openReleases(ctx, opts.CacheDir, opts.Project, opts.Environment, opts.Log)
 	if err != nil {
 		return err
 	}
