@@ -34,6 +34,11 @@ const (
 // InitSQLite.
 var errLookaside error
 
+// errChecksumVFS is why the checksum VFS could not be registered, or nil.
+// It is registered by InitSQLite, after the lookaside size is set, which
+// must precede SQLite's first use.
+var errChecksumVFS error
+
 // sqliteSetup makes InitSQLite run once in the process.
 var sqliteSetup sync.Once
 
