@@ -180,7 +180,7 @@ func (s *Store) init(ctx context.Context, stamped bool) error {
 // classify wraps err, marking the SQLite results that mean a damaged file.
 func classify(op string, err error) error {
 	if se, ok := errors.AsType[*sqlite.Error](err); ok {
-		if se.Code() == sqlite3.SQLITE_IOERR_DATA { // a page failed its checksum (checksum_vfs.go)
+		if se.Code() == sqlite3.SQLITE_IOERR_DATA { // a page failed its checksum (store/cksumvfs)
 			return fmt.Errorf("%s: %w: a page fails its checksum (%v)", op, ErrCorrupt, err)
 		}
 		switch se.Code() & 0xff {
