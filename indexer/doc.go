@@ -18,9 +18,11 @@
 // the one asked for) and downloads it unless the cache already holds that
 // digest; Import reads a snapshot file offline. Both then ingest it
 // (ingest.go): indexer drives a store.ReleaseTx, handing it the decoder
-// teed into the new release file, renames the file into place while the
-// transaction holds the write lock, and commits, or undoes the renames.
-// Data flows one way: store never calls back into indexer.
+// teed into the new release file with the findings of the schema rules
+// (indexer/lint) about each table, judges the foreign keys' types from the
+// rows written, renames the file into place while the transaction holds
+// the write lock, and commits, or undoes the renames. Data flows one way:
+// store never calls back into indexer.
 //
 // # The cache
 //
@@ -52,9 +54,10 @@
 //
 // The MCP tools that read the index are described in docs/tools.md. Of
 // hubsnap's packages, indexer imports store, store/atomicfile and the
-// leaf indexer/snapshot (the leaf indexer/analysis is allowed too): it
-// never imports mcpserver, and cmd/hubsnap is its only user. Not here: the release model
-// and its decoder (indexer/snapshot), the logic analyser
-// (indexer/analysis), any SQL (store). Its subpackage hubtest is a real
-// Hub server for tests and the demo.
+// leaves indexer/snapshot, indexer/analysis and indexer/lint: it never
+// imports mcpserver, and cmd/hubsnap is its only user. Not here: the
+// release model and its decoder (indexer/snapshot), the logic analyser
+// (indexer/analysis), the schema rules (indexer/lint), the Hub client with
+// its own errors (indexer/hub), any SQL (store). Its subpackage hubtest is
+// a real Hub server for tests and the demo.
 package indexer

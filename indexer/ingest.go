@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/hubsnap/hubsnap/indexer/lint"
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/atomicfile"
@@ -14,11 +15,14 @@ import (
 // Ingesting a release: the snapshot document is decoded as a stream, one
 // table or logic at a time. The indexer drives: it begins a release
 // transaction of the store (which holds the write lock), hands it the
-// decoder, teed into the new release file (ingestParts), for the store to
-// pull every part, renames the release file into place while the
-// transaction still holds the lock, and commits, or rolls back and undoes
-// the renames. Nothing holds the whole release: memory stays near the
-// decoder's per-release state, whatever the release's size.
+// decoder, teed into the new release file and with the findings of the
+// schema rules about each table (ingestParts), for the store to pull every
+// part, judges the foreign keys' types once every row is written (the
+// lint's KeyFindings, from what the transaction reads back), renames the
+// release file into place while the transaction still holds the lock, and
+// commits, or rolls back and undoes the renames. Nothing holds the whole
+// release: memory stays near the decoder's per-release state, whatever
+// the release's size.
 
 // ingest says what to do with a document.
 type ingest struct {
@@ -52,7 +56,7 @@ var errUnchanged = errors.New("the release is cached already")
 // valid snapshot; on any failure the cache is as it was. The caller holds
 // the write lock.
 func (c *Cache) ingest(ctx context.Context, src io.Reader, in ingest) (store.ReleaseInfo, error) {
-	parts := &ingestParts{d: snapshot.NewDecoder(src)}
+	parts := &ingestParts{d: snapshot.NewDecoder(src), lint: lint.New()}
 	defer parts.d.Close()
 	if in.tempDir != "" {
 		file, err := newReleaseFile(in.tempDir)
@@ -75,6 +79,9 @@ func (c *Cache) ingest(ctx context.Context, src io.Reader, in ingest) (store.Rel
 		return store.ReleaseInfo{}, err
 	}
 	if err := tx.Finish(origin, state, in.makeCurrent); err != nil {
+		return store.ReleaseInfo{}, err
+	}
+	if err := parts.lint.KeyFindings(tx, tx.Findings); err != nil {
 		return store.ReleaseInfo{}, err
 	}
 	var placed func(committed bool)
@@ -101,13 +108,16 @@ func (c *Cache) ingest(ctx context.Context, src io.Reader, in ingest) (store.Rel
 
 // ingestParts is what an ingest hands the store to index: the decoder's
 // parts, each written to the new release file (when one is written) as it
-// passes, the release's name and origin noted.
+// passes, each table judged by the schema rules, the release's name and
+// origin noted.
 type ingestParts struct {
-	d       *snapshot.Decoder
-	file    *releaseFile // nil: an existing release file is indexed
-	release *snapshot.Release
-	origin  *snapshot.Origin
-	err     error // of the release file
+	d        *snapshot.Decoder
+	file     *releaseFile // nil: an existing release file is indexed
+	lint     *lint.Linter
+	findings []snapshot.Finding // about the table the decoder gave last
+	release  *snapshot.Release
+	origin   *snapshot.Origin
+	err      error // of the release file
 }
 
 // Next pulls the next part from the decoder.
@@ -116,7 +126,10 @@ func (p *ingestParts) Next() bool {
 		return false
 	}
 	part := p.d.Part()
+	p.findings = nil
 	switch part.Kind {
+	case snapshot.KindTable:
+		p.findings = p.lint.Table(part.Table)
 	case snapshot.KindRelease:
 		r := part.Release // a copy: the address of part would move every part to the heap
 		p.release = &r
@@ -135,6 +148,10 @@ func (p *ingestParts) Next() bool {
 
 // Part returns the part Next pulled.
 func (p *ingestParts) Part() snapshot.Part { return p.d.Part() }
+
+// Findings returns the schema rules' findings about the table Next
+// pulled, if it pulled one.
+func (p *ingestParts) Findings() []snapshot.Finding { return p.findings }
 
 // Err returns why the parts ended early: the release file's error, the
 // decoder's, or nil.

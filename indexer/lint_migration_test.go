@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hubsnap/hubsnap/indexer/lint"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -47,7 +48,7 @@ func TestSchemaFindingsMigrationReindexes(t *testing.T) {
 		} `json:"findings"`
 		Total int `json:"total"`
 	}
-	answer, err = c.Store().CheckJSON(ctx, shopDev, store.CheckRequest{})
+	answer, err = c.Store().CheckJSON(ctx, shopDev, store.CheckRequest{Codes: lint.DefaultRules()})
 	if err != nil {
 		t.Fatal(err)
 	}

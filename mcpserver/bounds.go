@@ -7,6 +7,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/indexer/lint"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -53,7 +54,7 @@ type Query string
 // KindList is schema_search's kinds: at most as many as there are kinds.
 type KindList []string
 
-// RuleCode is release_check's code: one of store.Rules.
+// RuleCode is release_check's code: one of lint.Rules.
 type RuleCode string
 
 // argumentTypes are the schemas of the argument types.
@@ -62,7 +63,7 @@ var argumentTypes = map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[TableName](): {Type: "string", MaxLength: intPtr(2*maxName + 1)},
 	reflect.TypeFor[Cursor]():    {Type: "string", MaxLength: intPtr(store.MaxCursorBytes)},
 	reflect.TypeFor[Query]():     {Type: "string", MaxLength: intPtr(store.MaxQueryBytes)},
-	reflect.TypeFor[RuleCode]():  {Type: "string", Enum: enum(store.RuleCodes()), MaxLength: intPtr(longest(store.RuleCodes()))},
+	reflect.TypeFor[RuleCode]():  {Type: "string", Enum: enum(lint.RuleCodes()), MaxLength: intPtr(longest(lint.RuleCodes()))},
 	reflect.TypeFor[KindList](): {Type: "array", MaxItems: intPtr(len(store.Kinds)),
 		Items: &jsonschema.Schema{Type: "string", Enum: enum(store.Kinds), MaxLength: intPtr(longest(store.Kinds))}},
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/indexer/lint"
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/answer"
@@ -149,7 +150,7 @@ func checkBudget(t *testing.T, st *store.Store, target store.Target) map[string]
 	ans, err := srv.releaseInfo(ctx, req, ReleaseInfoInput{})
 	note("release_info", "", ans, err)
 	// The findings by default and of each rule, at most 200 pages of each.
-	for _, code := range append([]string{""}, store.RuleCodes()...) {
+	for _, code := range append([]string{""}, lint.RuleCodes()...) {
 		for cursor, pages := "", 0; pages < 200; pages++ {
 			ans, err := srv.check(ctx, req, CheckInput{Code: RuleCode(code), Cursor: Cursor(cursor)})
 			note("release_check", code, ans, err)

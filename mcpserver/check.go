@@ -5,6 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/indexer/lint"
 	"github.com/hubsnap/hubsnap/mcpserver/access"
 	"github.com/hubsnap/hubsnap/store"
 )
@@ -53,9 +54,12 @@ or duplicated; then each logic's problems. "code" runs one rule; MISSING_COMMENT
 }
 
 func (s *Server) check(ctx context.Context, _ *mcp.CallToolRequest, in CheckInput) ([]byte, error) {
-	var codes []string
+	codes := lint.DefaultRules()
 	if in.Code != "" {
 		codes = []string{string(in.Code)}
+		if err := lint.CheckRules(codes); err != nil {
+			return nil, store.Errorf(store.InvalidArgument, "%v", err)
+		}
 	}
 	return s.store.CheckJSON(ctx, s.target, store.CheckRequest{Codes: codes,
 		PageRequest: store.PageRequest{Cursor: string(in.Cursor)}})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -30,7 +31,7 @@ func BenchmarkCheck(b *testing.B) {
 					}
 				}
 			})
-			deep := CheckInput{Code: store.CodeMissingComment}
+			deep := CheckInput{Code: snapshot.CodeMissingComment}
 			for range 49 {
 				answer, err := srv.check(ctx, req, deep)
 				if err != nil {
@@ -45,8 +46,8 @@ func BenchmarkCheck(b *testing.B) {
 				in   CheckInput
 			}{
 				{"release_check", CheckInput{}},
-				{"release_check/FK_TYPE_MISMATCH", CheckInput{Code: store.CodeFKTypeMismatch}},
-				{"release_check/MISSING_COMMENT", CheckInput{Code: store.CodeMissingComment}},
+				{"release_check/FK_TYPE_MISMATCH", CheckInput{Code: snapshot.CodeFKTypeMismatch}},
+				{"release_check/MISSING_COMMENT", CheckInput{Code: snapshot.CodeMissingComment}},
 				{"release_check/MISSING_COMMENT/deep", deep},
 			} {
 				b.Run(c.name, func(b *testing.B) {

@@ -13,6 +13,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/indexer/lint"
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
@@ -27,7 +28,7 @@ import (
 // store's tests cover int4 and integer).
 func wantFindings(snap *snapshot.Snapshot, codes []string) []Finding {
 	if len(codes) == 0 {
-		codes = store.DefaultRules()
+		codes = lint.DefaultRules()
 	}
 	type ref struct{ conn, name string }
 	tables := map[ref]*snapshot.Table{}
@@ -64,18 +65,18 @@ func wantFindings(snap *snapshot.Snapshot, codes []string) []Finding {
 	add := func(code string, t *snapshot.Table, column string) {
 		out = append(out, Finding{Code: code, Table: t.Name, Connection: t.Connection, Column: column})
 	}
-	for _, code := range store.RuleCodes() { // in rule order
+	for _, code := range lint.RuleCodes() { // in rule order
 		if !slices.Contains(codes, code) {
 			continue
 		}
 		for i := range snap.Tables {
 			t := &snap.Tables[i]
 			switch code {
-			case store.CodeNoPrimaryKey:
+			case snapshot.CodeNoPrimaryKey:
 				if len(t.PrimaryKey) == 0 {
 					add(code, t, "")
 				}
-			case store.CodeFKWithoutIndex:
+			case snapshot.CodeFKWithoutIndex:
 				for _, fk := range t.ForeignKeys {
 					covered := leading(fk.Columns, t.PrimaryKey)
 					for _, ix := range t.Indexes {
@@ -85,7 +86,7 @@ func wantFindings(snap *snapshot.Snapshot, codes []string) []Finding {
 						add(code, t, one(fk.Columns))
 					}
 				}
-			case store.CodeFKTypeMismatch:
+			case snapshot.CodeFKTypeMismatch:
 				for _, fk := range t.ForeignKeys {
 					rt := tables[ref{cmp.Or(fk.RefConnection, t.Connection), fk.RefTable}]
 					for k, c := range fk.Columns {
@@ -98,13 +99,13 @@ func wantFindings(snap *snapshot.Snapshot, codes []string) []Finding {
 						}
 					}
 				}
-			case store.CodeDuplicateForeignKey:
+			case snapshot.CodeDuplicateForeignKey:
 				for i, fk := range t.ForeignKeys {
 					if slices.ContainsFunc(t.ForeignKeys[:i], func(e snapshot.ForeignKey) bool { return signature(t, e) == signature(t, fk) }) {
 						add(code, t, one(fk.Columns))
 					}
 				}
-			case store.CodeMissingComment:
+			case snapshot.CodeMissingComment:
 				blank := func(s string) bool { return strings.Trim(s, " \t\n\r") == "" }
 				if blank(t.Comment) {
 					add(code, t, "")
@@ -125,7 +126,7 @@ func wantFindings(snap *snapshot.Snapshot, codes []string) []Finding {
 // schema's: by logic in the snapshot's order, then in the problems' order.
 func wantLogicFindings(tb testing.TB, snap *snapshot.Snapshot, codes []string) []Finding {
 	if len(codes) == 0 {
-		codes = store.DefaultRules()
+		codes = lint.DefaultRules()
 	}
 	as := analyses(tb, snap)
 	var out []Finding
@@ -169,14 +170,14 @@ func wantCoverage(snap *snapshot.Snapshot) float64 {
 func checkCheckContract(t *testing.T, srv *Server, schema *jsonschema.Resolved, snap *snapshot.Snapshot) {
 	t.Helper()
 	ctx := context.Background()
-	for _, code := range append([]string{""}, store.RuleCodes()...) {
+	for _, code := range append([]string{""}, lint.RuleCodes()...) {
 		var codes []string
 		if code != "" {
 			codes = []string{code}
 		}
 		want := append(wantFindings(snap, codes), wantLogicFindings(t, snap, codes)...)
 		var coverage *float64
-		if code == store.CodeMissingComment {
+		if code == snapshot.CodeMissingComment {
 			v := wantCoverage(snap)
 			coverage = &v
 		}
@@ -257,7 +258,7 @@ func TestReleaseCheckTool(t *testing.T) {
 	}
 
 	msg := wantCode(t, call(t, cs, "release_check", map[string]any{"code": "NO_INDEX"}), store.InvalidArgument)
-	for _, code := range store.RuleCodes() {
+	for _, code := range lint.RuleCodes() {
 		if !strings.Contains(msg, code) {
 			t.Errorf("the INVALID_ARGUMENT message %q does not list %s", msg, code)
 		}

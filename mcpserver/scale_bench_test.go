@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/indexer/analysis"
+	"github.com/hubsnap/hubsnap/indexer/lint"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/answer"
 	"github.com/hubsnap/hubsnap/store/storetest"
@@ -76,7 +77,7 @@ func (x *sharedIndex) build(size storetest.Size) error {
 	defer a.Close()
 	// Analysed, as `hubsnap snapshot sync` writes it.
 	err = st.WriteRelease(ctx, store.WriteOptions{MakeCurrent: true, Analyzer: a}, func(w *store.ReleaseWriter) error {
-		return storetest.Fill(w, size)
+		return storetest.Fill(w, size, lint.New().Table)
 	})
 	if err != nil {
 		return err

@@ -43,17 +43,8 @@ WHERE logic_id >= ?1 AND logic_id < ?2 AND code IN (SELECT value FROM json_each(
 	qAnalysisPending = readQuery(`SELECT EXISTS (SELECT 1 FROM release_analysis WHERE release = ?1 AND state = 'pending') AS pending`)
 )
 
-// logicProblemsSegment is the segment of the logic problems.
-func logicProblemsSegment() segment {
-	var codes []string
-	for _, r := range Rules {
-		if r.Logic {
-			codes = append(codes, r.Code)
-		}
-	}
-	return segment{codes: codes, page: logicProblemsPage, count: logicProblemsCount}
-}
-
+// logicProblemsPage is a page of the logic problems whose codes are
+// codes.
 func logicProblemsPage(ctx context.Context, tx readTx, rel int64, codes []string, key []string, limit, budget int, first bool) (segmentPage, error) {
 	lo, hi := idRange(rel)
 	k := []any{lo, int64(-1)}

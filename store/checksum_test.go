@@ -3,42 +3,15 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-)
 
-// TestPageSumIsCksumvfs checks pageSum against a value computed by hand
-// with the loop of SQLite's ext/misc/cksumvfs.c (cksmCompute).
-func TestPageSumIsCksumvfs(t *testing.T) {
-	b := make([]byte, 16)
-	for i := range b {
-		b[i] = byte(i + 1)
-	}
-	// Words (little-endian): 0x04030201, 0x08070605, 0x0c0b0a09, 0x100f0e0d.
-	var s1, s2 uint32
-	s1 += 0x04030201 + s2
-	s2 += 0x08070605 + s1
-	s1 += 0x0c0b0a09 + s2
-	s2 += 0x100f0e0d + s1
-	if g1, g2 := pageSum(b); g1 != s1 || g2 != s2 {
-		t.Errorf("pageSum = %#x, %#x; want %#x, %#x", g1, g2, s1, s2)
-	}
-	page := make([]byte, 512)
-	copy(page, "some page")
-	sealPage(page)
-	if !pageSealed(page) {
-		t.Error("a sealed page is not sealed")
-	}
-	page[100] ^= 1
-	if pageSealed(page) {
-		t.Error("a changed page is still sealed")
-	}
-}
+	"github.com/hubsnap/hubsnap/store/cksumvfs"
+)
 
 // rawPages reads the index file at path and returns its page size and
 // pages.
@@ -71,104 +44,17 @@ func TestNewIndexHasPageChecksums(t *testing.T) {
 	if size != pageSize {
 		t.Errorf("page size %d, want %d", size, pageSize)
 	}
-	if got := pages[0][20]; got != checksumBytes {
-		t.Fatalf("the header reserves %d bytes a page, want %d", got, checksumBytes)
+	if got := pages[0][20]; got != cksumvfs.ReservedBytes {
+		t.Fatalf("the header reserves %d bytes a page, want %d", got, cksumvfs.ReservedBytes)
 	}
 	if len(pages) < 10 {
 		t.Fatalf("only %d pages", len(pages))
 	}
 	for i, p := range pages {
-		if !pageSealed(p) {
+		if !cksumvfs.Sealed(p) {
 			t.Errorf("page %d of %d has no valid checksum", i+1, len(pages))
 		}
 	}
-}
-
-// walFrames checks the write-ahead log at path as SQLite recovers it: its
-// frames' running checksums, from the log header's. It returns the pages
-// of the frames.
-func walFrames(tb testing.TB, path string) [][]byte {
-	tb.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if len(data) < walHeaderSize {
-		return nil
-	}
-	magic := binary.BigEndian.Uint32(data)
-	if magic&^1 != 0x377f0682 {
-		tb.Fatalf("log magic %#x", magic)
-	}
-	big := magic&1 == 1
-	size := int(binary.BigEndian.Uint32(data[8:]))
-	s1, s2 := walSum(0, 0, data[:24], big)
-	if s1 != binary.BigEndian.Uint32(data[24:]) || s2 != binary.BigEndian.Uint32(data[28:]) {
-		tb.Fatal("the log header's checksum is wrong")
-	}
-	var pages [][]byte
-	for off := walHeaderSize; off+frameHeaderSize+size <= len(data); off += frameHeaderSize + size {
-		h := data[off : off+frameHeaderSize]
-		if !slicesEqual(h[8:16], data[16:24]) {
-			break // a frame of an earlier generation of the log
-		}
-		page := data[off+frameHeaderSize : off+frameHeaderSize+size]
-		s1, s2 = walSum(s1, s2, h[:8], big)
-		s1, s2 = walSum(s1, s2, page, big)
-		if s1 != binary.BigEndian.Uint32(h[16:]) || s2 != binary.BigEndian.Uint32(h[20:]) {
-			tb.Fatalf("frame %d: the running checksum is wrong", len(pages)+1)
-		}
-		pages = append(pages, page)
-	}
-	return pages
-}
-
-func slicesEqual(a, b []byte) bool { return string(a) == string(b) }
-
-// TestLogPagesHaveChecksums: pages written to the log are sealed, and the
-// log's own running checksums still hold over them, so that SQLite
-// recovers every frame of a log left by a process that died.
-func TestLogPagesHaveChecksums(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	path := filepath.Join(dir, "index.db")
-	s := openStoreAt(t, path)
-	put(t, s, sampleSnapshot(), true)
-	if err := s.Optimize(ctx); err != nil { // the log is folded in and emptied
-		t.Fatal(err)
-	}
-	// Writes in several transactions, left in the log.
-	put(t, s, smallSnapshot("shop", "rel_41", "dev", 41, "t", 200), false)
-	put(t, s, smallSnapshot("shop", "rel_40", "dev", 40, "u", 50), false)
-	pages := walFrames(t, path+"-wal")
-	if len(pages) < 5 {
-		t.Fatalf("the log holds %d frames", len(pages))
-	}
-	for i, p := range pages {
-		if !pageSealed(p) {
-			t.Errorf("the page of frame %d has no valid checksum", i+1)
-		}
-	}
-
-	// A copy of the file and its log, as a process that died leaves them:
-	// SQLite recovers the log, and the releases written to it are there.
-	crash := filepath.Join(t.TempDir(), "index.db")
-	for _, suffix := range []string{"", "-wal"} {
-		data, err := os.ReadFile(path + suffix)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(crash+suffix, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	c := openStoreAt(t, crash)
-	for _, id := range []string{"rel_40", "rel_41", "rel_42"} {
-		if _, err := c.ReleaseInfo(ctx, ReleaseKey{Project: "shop", ID: id}); err != nil {
-			t.Errorf("after recovery, release %s: %v", id, err)
-		}
-	}
-	s.Close()
 }
 
 // flipByte XORs the byte at off of the file at path with mask, keeping
@@ -262,10 +148,6 @@ func TestDamagedLogPageFailsItsChecksum(t *testing.T) {
 		t.Fatal(err)
 	}
 	put(t, w, sampleSnapshot(), true) // its pages stay in the log while w is open
-	pages := walFrames(t, path+"-wal")
-	if len(pages) == 0 {
-		t.Fatal("the log is empty")
-	}
 	data, err := os.ReadFile(path + "-wal")
 	if err != nil {
 		t.Fatal(err)
@@ -330,10 +212,10 @@ func TestFlippedReserveByteIsDamage(t *testing.T) {
 	}
 }
 
-// TestChecksumVerificationPragma: a connection can turn its checks off
-// (as a repair does) and on again; and sqlite3 without the shim reads an
-// index with checksums as any other.
-func TestChecksumVerificationPragma(t *testing.T) {
+// TestDamagedKnowsAChecksumFailure: a read through the checksum VFS that
+// meets a damaged page fails with a disk I/O error that Damaged knows for
+// damage, even when it reaches the caller unclassified.
+func TestDamagedKnowsAChecksumFailure(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "index.db")
 	s := openStoreAt(t, path)
@@ -341,51 +223,18 @@ func TestChecksumVerificationPragma(t *testing.T) {
 	s.Close()
 	flipByte(t, path, columnsPage(t, path, "author_id"), 0x01)
 
-	db, err := sql.Open("sqlite", dsn(path, "vfs="+checksumVFSName+"&mode=ro"))
+	db, err := sql.Open("sqlite", dsn(path, "vfs="+cksumvfs.Name+"&mode=ro"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	db.SetMaxOpenConns(1)
-	pragma := func(q string) string {
-		t.Helper()
-		var v string
-		if err := db.QueryRowContext(ctx, q).Scan(&v); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		return v
-	}
-	count := func() error {
-		var n int
-		return db.QueryRowContext(ctx, "SELECT count(*) FROM columns WHERE json LIKE '%author%'").Scan(&n)
-	}
-	if got := pragma("PRAGMA checksum_verification"); got != "1" {
-		t.Errorf("checksum_verification = %s, want 1", got)
-	}
-	if err := count(); err == nil || !strings.Contains(err.Error(), "I/O") || !Damaged(err) {
+	var n int
+	err = db.QueryRowContext(ctx, "SELECT count(*) FROM columns WHERE json LIKE '%author%'").Scan(&n)
+	if err == nil || !strings.Contains(err.Error(), "I/O") || !Damaged(err) {
 		t.Errorf("a read of the damaged page: %v, want a disk I/O error that Damaged knows", err)
 	}
 	if Damaged(errors.New("read index: disk I/O error")) || Damaged(nil) {
 		t.Error("Damaged takes another error for damage")
-	}
-	if got := pragma("PRAGMA checksum_verification = OFF"); got != "0" {
-		t.Errorf("checksum_verification = OFF answers %s, want 0", got)
-	}
-	if err := count(); err != nil {
-		t.Errorf("with the checks off, a read of the damaged page: %v", err)
-	}
-	if got := pragma("PRAGMA checksum_verification = ON"); got != "1" {
-		t.Errorf("checksum_verification = ON answers %s, want 1", got)
-	}
-
-	plain, err := sql.Open("sqlite", dsn(path, "mode=ro")) // like a person's sqlite3
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer plain.Close()
-	var n int
-	if err := plain.QueryRowContext(ctx, "SELECT count(*) FROM tables").Scan(&n); err != nil || n == 0 {
-		t.Errorf("sqlite3 without the shim: %d tables, %v", n, err)
 	}
 }
 
@@ -450,20 +299,5 @@ func TestOpenMeetsDamageWhilePreparing(t *testing.T) {
 	_, err := Open(context.Background(), path)
 	if !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("Open with a damaged search_config page: %v, want ErrCorrupt", err)
-	}
-}
-
-// BenchmarkPageSum is the checksum of one 16 KiB page: what a page read
-// from the disk, or written, costs more.
-func BenchmarkPageSum(b *testing.B) {
-	page := make([]byte, pageSize)
-	for i := range page {
-		page[i] = byte(i * 7)
-	}
-	b.SetBytes(pageSize)
-	for b.Loop() {
-		if pageSealed(page) {
-			b.Fatal("sealed")
-		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hubsnap/hubsnap/store/cksumvfs"
 )
 
 // TestCompareSameContent: two indexes that hold the same releases compare
@@ -52,7 +54,7 @@ func TestCompareFindsChangedRows(t *testing.T) {
 	b := openStore(t)
 	put(t, b, sampleSnapshot(), true)
 
-	db, err := sql.Open("sqlite", dsn(path, "vfs="+checksumVFSName))
+	db, err := sql.Open("sqlite", dsn(path, "vfs="+cksumvfs.Name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,19 +16,26 @@
 //
 // A release is written by its caller driving a ReleaseTx (release_tx.go):
 // BeginRelease takes the write lock, Index pulls the release's parts from
-// an iterator (a snapshot.Decoder, or the caller's around one), Finish
-// writes the rest of its rows, and Commit or Rollback ends it; between
-// Finish and Commit the caller does the file operations that must take
-// effect with the index change. Nothing in store calls back into its
-// caller. The ReleaseWriter (writer.go) turns each part into rows, batched
-// into multi-row INSERTs run on a pipeline goroutine (tx.go), with the
-// foreign keys and search names sorted through bounded spills (spill.go).
+// an iterator (the caller's, around a snapshot.Decoder), Finish writes the
+// rest of its rows, and Commit or Rollback ends it; between Finish and
+// Commit the caller does the file operations that must take effect with
+// the index change. Nothing in store calls back into its caller. The
+// ReleaseWriter (writer.go) turns each part into rows, batched into
+// multi-row INSERTs run on a pipeline goroutine (tx.go), with the foreign
+// keys and search names sorted through bounded spills (spill.go). What is
+// judged of a release is judged by the caller and handed over as rows: the
+// findings of the schema rules (indexer/lint) with each table, and those
+// that need the written rows after Finish (lint_write.go).
 //
 // # What is not here
 //
-// The release model (Release, Table, Column, ...) lives in the leaf
-// package indexer/snapshot; store names its types with aliases. The Hub,
-// the release files and the cache folder are package indexer's; the tools
-// are package mcpserver's. store imports migrations, indexer/snapshot and
-// store/atomicfile only.
+// The release model (snapshot.Release, snapshot.Table, ...) lives in the
+// leaf package indexer/snapshot, and every package names it so. The schema
+// rules and their registry are indexer/lint's; the Hub, the release files
+// and the cache folder are package indexer's; the tools are package
+// mcpserver's; the checksummed VFS the index is opened through is
+// store/cksumvfs. store imports migrations and its leaves: indexer/snapshot,
+// store/answer, store/atomicfile and store/cksumvfs; and, until the logic
+// analysis's driver moves to indexer, indexer/analysis
+// (cmd/hubsnap/layout_test.go).
 package store

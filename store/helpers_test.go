@@ -15,6 +15,8 @@ import (
 	"unicode/utf8"
 
 	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/hubsnap/hubsnap/indexer/lint"
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
@@ -46,9 +48,38 @@ func openStoreAt(tb testing.TB, path string) *Store {
 // put stores snap, failing the test on error.
 func put(tb testing.TB, s *Store, snap *snapshot.Snapshot, makeCurrent bool) {
 	tb.Helper()
-	if err := s.PutRelease(context.Background(), snap, fileStateOf(snap), makeCurrent, nil); err != nil {
-		tb.Fatalf("PutRelease(%s/%s): %v", snap.Release.Project, snap.Release.ID, err)
+	err := s.WriteRelease(context.Background(), WriteOptions{MakeCurrent: makeCurrent}, func(w *ReleaseWriter) error {
+		return fillLinted(w, snap, fileStateOf(snap))
+	})
+	if err != nil {
+		tb.Fatalf("put(%s/%s): %v", snap.Release.Project, snap.Release.ID, err)
 	}
+}
+
+// fillLinted gives w every part of snap and the findings of the schema
+// rules about its tables (lint.Release), as an import writes them.
+func fillLinted(w *ReleaseWriter, snap *snapshot.Snapshot, file FileState) error {
+	w.Release(snap.Release, snap.Origin)
+	w.File(file)
+	for _, c := range snap.Connections {
+		if err := w.Connection(c); err != nil {
+			return err
+		}
+	}
+	for i := range snap.Tables {
+		if err := w.Table(&snap.Tables[i]); err != nil {
+			return err
+		}
+	}
+	if err := w.Findings(lint.Release(snap)); err != nil {
+		return err
+	}
+	for i := range snap.Logics {
+		if err := w.Logic(&snap.Logics[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func fileStateOf(snap *snapshot.Snapshot) FileState {

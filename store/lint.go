@@ -8,25 +8,31 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // The findings of `hubsnap snapshot check` and release_check (SPEC §12):
-// the pages of the findings of the rules a request runs (rule.go),
-// composed by SQL (lint_segments.go).
+// the pages of the findings of the rules a request runs, composed by SQL
+// (lint_segments.go). The rules and their registry are package
+// indexer/lint's; store knows a rule by its code.
 //
-// Findings come from segments, one after another: each stored rule's rows
-// of schema_findings (written when the release is indexed: lint_rules.go),
-// then MISSING_COMMENT, read from tables and columns at call time. A
-// second source of findings, such as the logic analysis (SPEC §11), is one
-// more segment: its codes are rules already (Rules), and a page flows from
-// one segment into the next.
+// Findings come from segments, one after another, in the order of
+// lint.Rules: each stored rule's rows of schema_findings (written when the
+// release is indexed: lint_write.go), then MISSING_COMMENT, read from
+// tables and columns at call time, then the logic problems of the logic
+// analysis (SPEC §11), whose codes are every other rule's. A page flows
+// from one segment into the next.
 
 // CheckRequest asks for the findings of a release.
 type CheckRequest struct {
 	// Release is the id of a cached release of the project; "" for the
 	// current release.
 	Release string
-	// Codes are the rules to run; none: DefaultRules.
+	// Codes are the rules to run: codes of indexer/lint's registry, which
+	// the caller checks (lint.CheckRules) and chooses (lint.DefaultRules
+	// when none is asked for). A code of no schema rule is taken for a
+	// code of the logic problems.
 	Codes []string
 	PageRequest
 }
@@ -97,10 +103,7 @@ func (s *Store) CheckAll(ctx context.Context, t Target, req CheckRequest, fn fun
 	}
 	codes := req.Codes
 	if len(codes) == 0 {
-		codes = DefaultRules()
-	}
-	if err := CheckRules(codes); err != nil {
-		return err
+		return Errorf(InvalidArgument, "no rule to run")
 	}
 	err = s.view(ctx, func(tx readTx) error {
 		ri, rel, err := checkRelease(ctx, tx, t, req.Release)
@@ -137,7 +140,7 @@ func (s *Store) CheckAll(ctx context.Context, t Target, req CheckRequest, fn fun
 
 // A segment lists the findings of some codes, in order, a page at a time.
 type segment struct {
-	codes []string
+	codes []string // nil: the codes no other segment has
 	// page reads the findings of codes after key (nil: from the first),
 	// at most limit of them and no more than budget bytes (but one, when
 	// first is set).
@@ -156,15 +159,24 @@ type segmentPage struct {
 	last  []string // the key of the last finding given
 }
 
-// segments are every segment, in the order of Rules.
+// segments are every segment, in the order of lint.Rules.
 var segments = []segment{
-	storedSegment(ruleNoPrimaryKey, CodeNoPrimaryKey),
-	storedSegment(ruleFKWithoutIndex, CodeFKWithoutIndex),
-	storedSegment(ruleFKTypeMismatch, CodeFKTypeMismatch),
-	storedSegment(ruleDuplicateForeignKey, CodeDuplicateForeignKey),
-	{codes: []string{CodeMissingComment}, page: missingCommentPage, count: missingCommentCount},
-	logicProblemsSegment(), // analysis_check.go
+	storedSegment(ruleNoPrimaryKey, snapshot.CodeNoPrimaryKey),
+	storedSegment(ruleFKWithoutIndex, snapshot.CodeFKWithoutIndex),
+	storedSegment(ruleFKTypeMismatch, snapshot.CodeFKTypeMismatch),
+	storedSegment(ruleDuplicateForeignKey, snapshot.CodeDuplicateForeignKey),
+	{codes: []string{snapshot.CodeMissingComment}, page: missingCommentPage, count: missingCommentCount},
+	{page: logicProblemsPage, count: logicProblemsCount}, // analysis_check.go
 }
+
+// segmentCodes are the codes of every segment that names its own.
+var segmentCodes = func() []string {
+	var out []string
+	for _, sg := range segments {
+		out = append(out, sg.codes...)
+	}
+	return out
+}()
 
 // cursorKeys is how many parts a segment's key has at most.
 const cursorKeys = 3
@@ -192,8 +204,8 @@ func (c *checker) count(ctx context.Context, codes []string) error {
 	c.rc.tables = int64(c.ri.Tables)
 	for _, sg := range segments {
 		var mine []string
-		for _, code := range sg.codes {
-			if slices.Contains(codes, code) {
+		for _, code := range codes {
+			if sg.codes == nil && !slices.Contains(segmentCodes, code) || slices.Contains(sg.codes, code) {
 				mine = append(mine, code)
 			}
 		}
@@ -205,7 +217,7 @@ func (c *checker) count(ctx context.Context, codes []string) error {
 		}
 		c.codes, c.counts, c.total = append(c.codes, mine), append(c.counts, n), c.total+n
 	}
-	if slices.Contains(codes, CodeMissingComment) {
+	if slices.Contains(codes, snapshot.CodeMissingComment) {
 		v := c.rc.coverage()
 		c.coverage = &v
 	}

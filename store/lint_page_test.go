@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/hubsnap/hubsnap/indexer/lint"
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
@@ -35,14 +37,14 @@ func commentSnapshot() *snapshot.Snapshot {
 func TestMissingComment(t *testing.T) {
 	s := openStore(t)
 	put(t, s, commentSnapshot(), true)
-	got, first := checkAll(t, s, shopDev, CheckRequest{Codes: []string{CodeMissingComment}})
+	got, first := checkAll(t, s, shopDev, CheckRequest{Codes: []string{snapshot.CodeMissingComment}})
 	tableMsg, columnMsg := "table has no comment", "column has no comment"
 	want := []wireFinding{
-		{Code: CodeMissingComment, Table: "users", Connection: "main", Column: "email", Message: columnMsg},
-		{Code: CodeMissingComment, Table: "users", Connection: "main", Column: "note", Message: columnMsg},
-		{Code: CodeMissingComment, Table: "posts", Connection: "main", Message: tableMsg},
-		{Code: CodeMissingComment, Table: "empty", Connection: "analytics", Message: tableMsg},
-		{Code: CodeMissingComment, Table: "users", Connection: "analytics", Column: "day", Message: columnMsg},
+		{Code: snapshot.CodeMissingComment, Table: "users", Connection: "main", Column: "email", Message: columnMsg},
+		{Code: snapshot.CodeMissingComment, Table: "users", Connection: "main", Column: "note", Message: columnMsg},
+		{Code: snapshot.CodeMissingComment, Table: "posts", Connection: "main", Message: tableMsg},
+		{Code: snapshot.CodeMissingComment, Table: "empty", Connection: "analytics", Message: tableMsg},
+		{Code: snapshot.CodeMissingComment, Table: "users", Connection: "analytics", Column: "day", Message: columnMsg},
 	}
 	if diff := gocmp.Diff(want, got); diff != "" {
 		t.Errorf("findings mismatch (-want +got):\n%s", diff)
@@ -53,8 +55,8 @@ func TestMissingComment(t *testing.T) {
 	}
 
 	// With the default rules too: the stored findings come first.
-	got, first = checkAll(t, s, shopDev, CheckRequest{Codes: RuleCodes()})
-	if len(got) != 6 || got[0].Code != CodeNoPrimaryKey || got[0].Table != "empty" ||
+	got, first = checkAll(t, s, shopDev, CheckRequest{Codes: lint.RuleCodes()})
+	if len(got) != 6 || got[0].Code != snapshot.CodeNoPrimaryKey || got[0].Table != "empty" ||
 		gocmp.Diff(want, got[1:]) != "" || first.Total != 6 {
 		t.Errorf("every rule: %d findings, total %d: %+v", len(got), first.Total, got)
 	}
@@ -87,7 +89,7 @@ func TestCheckPaging(t *testing.T) {
 	ctx := context.Background()
 	s := openStore(t)
 	put(t, s, findingsSnapshot("rel_p", 300, 8), true)
-	every := RuleCodes()
+	every := lint.RuleCodes()
 	whole, first := checkAll(t, s, shopDev, CheckRequest{Codes: every})
 	if len(whole) != 300*5 || first.Total != 300*5 {
 		t.Fatalf("one pass: %d findings, total %d; want 1500", len(whole), first.Total)
@@ -119,7 +121,7 @@ func TestCheckPaging(t *testing.T) {
 		}
 		if limit == 7 {
 			// A cursor of other rules is refused.
-			_, err := s.CheckJSON(ctx, shopDev, CheckRequest{Codes: []string{CodeMissingComment},
+			_, err := s.CheckJSON(ctx, shopDev, CheckRequest{Codes: []string{snapshot.CodeMissingComment},
 				PageRequest: PageRequest{Cursor: cursors[0], Limit: limit}})
 			wantCode(t, err, InvalidArgument)
 		}
@@ -148,7 +150,7 @@ func TestCheckPaging(t *testing.T) {
 		t.Errorf("message %q should say the release changed", ErrorMessage(err))
 	}
 	for _, bad := range []string{"x", "eyJ9", cursor{list: "tables", release: "r"}.encode()} {
-		_, err = s.CheckJSON(ctx, shopDev, CheckRequest{PageRequest: PageRequest{Cursor: bad}})
+		_, err = s.CheckJSON(ctx, shopDev, CheckRequest{Codes: lint.DefaultRules(), PageRequest: PageRequest{Cursor: bad}})
 		wantCode(t, err, InvalidArgument)
 	}
 }
@@ -163,8 +165,8 @@ func TestCheckRelease(t *testing.T) {
 	if first.Release != "rel_lint" || len(got) != len(lintWant) {
 		t.Errorf("rel_lint: release %q, %d findings; want %d", first.Release, len(got), len(lintWant))
 	}
-	_, err := s.CheckJSON(context.Background(), shopDev, CheckRequest{Release: "rel_9"})
+	_, err := s.CheckJSON(context.Background(), shopDev, CheckRequest{Codes: lint.DefaultRules(), Release: "rel_9"})
 	wantCode(t, err, NotFound)
-	_, err = s.CheckJSON(context.Background(), Target{Project: "shop", Environment: "prod"}, CheckRequest{})
+	_, err = s.CheckJSON(context.Background(), Target{Project: "shop", Environment: "prod"}, CheckRequest{Codes: lint.DefaultRules()})
 	wantCode(t, err, NoRelease)
 }

@@ -7,6 +7,8 @@ import (
 
 	"modernc.org/libc"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/hubsnap/hubsnap/store/cksumvfs"
 )
 
 // SQLite gives each connection a lookaside pool: fixed slots for the many
@@ -32,6 +34,11 @@ const (
 // InitSQLite.
 var errLookaside error
 
+// errChecksumVFS is why the checksum VFS could not be registered, or nil.
+// It is registered by InitSQLite, after the lookaside size is set, which
+// must precede SQLite's first use.
+var errChecksumVFS error
+
 // sqliteSetup makes InitSQLite run once in the process.
 var sqliteSetup sync.Once
 
@@ -49,7 +56,7 @@ func InitSQLite() {
 		if errLookaside = configureLookaside(lookasideSlotSize, lookasideSlots); errLookaside != nil {
 			slog.Warn("SQLite runs with its default lookaside, so answers are slower", "err", errLookaside)
 		}
-		errChecksumVFS = registerChecksumVFS()
+		errChecksumVFS = cksumvfs.Register()
 	})
 }
 

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"modernc.org/sqlite"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // TestLookasideHolds checks that SQLite took the lookaside size of
@@ -56,7 +58,7 @@ func TestLookasideHolds(t *testing.T) {
 		if _, err := s.ReleaseJSON(ctx, shopDev); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.CheckJSON(ctx, shopDev, CheckRequest{Codes: []string{CodeFKWithoutIndex, CodeMissingComment}}); err != nil {
+		if _, err := s.CheckJSON(ctx, shopDev, CheckRequest{Codes: []string{snapshot.CodeFKWithoutIndex, snapshot.CodeMissingComment}}); err != nil {
 			t.Fatal(err)
 		}
 	}

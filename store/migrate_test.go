@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
 	"github.com/hubsnap/hubsnap/migrations"
+	"github.com/hubsnap/hubsnap/store/cksumvfs"
 )
 
 // An index made by an earlier hubsnap is brought up to this schema by the
@@ -51,7 +53,7 @@ func checkUpgrade(t *testing.T, version int) {
 	// does not read. foreign_keys.json is a plain column from version 6 on:
 	// copied as the fresh index wrote it.
 	path := filepath.Join(dir, "index.db")
-	db, err := sql.Open("sqlite", dsn(path, "vfs="+checksumVFSName)) // with page checksums, as this hubsnap makes an index
+	db, err := sql.Open("sqlite", dsn(path, "vfs="+cksumvfs.Name)) // with page checksums, as this hubsnap makes an index
 	if err != nil {
 		t.Fatal(err)
 	}

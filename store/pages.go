@@ -9,6 +9,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/hubsnap/hubsnap/store/cksumvfs"
 )
 
 // Checking a whole index (hubsnap index verify): every page against its
@@ -23,7 +25,7 @@ type BadPage struct {
 }
 
 // verifyPragmas open a connection that reads every page from the file.
-const verifyPragmas = "vfs=" + checksumVFSName + "&mode=ro&_pragma=busy_timeout(10000)&_pragma=cache_size(-2048)"
+const verifyPragmas = "vfs=" + cksumvfs.Name + "&mode=ro&_pragma=busy_timeout(10000)&_pragma=cache_size(-2048)"
 
 // openChecker opens a read connection of its own on the index.
 func (s *Store) openChecker() (*sql.DB, error) {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/hubsnap/hubsnap/store/cksumvfs"
 )
 
 // Reading an index this process cannot write. The index may be on a
@@ -39,7 +41,7 @@ import (
 var ErrDiskFull = errors.New("the disk holding the cache is full: free some space and try again")
 
 // readOnlyPragmas open the index read-only and immutable.
-const readOnlyPragmas = "vfs=" + checksumVFSName + "&mode=ro&immutable=1&_pragma=temp_store(memory)"
+const readOnlyPragmas = "vfs=" + cksumvfs.Name + "&mode=ro&immutable=1&_pragma=temp_store(memory)"
 
 // openReadOnly opens the index at abs for reading only; why says why it
 // cannot be written.

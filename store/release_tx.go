@@ -18,8 +18,10 @@ import (
 //	tx, err := st.BeginRelease(ctx, analyzer)
 //	...
 //	defer tx.Rollback()
-//	err = tx.Index(parts) // pulls every part of the release
+//	err = tx.Index(parts) // pulls every part of the release, and its tables' findings
 //	err = tx.Finish(origin, file, makeCurrent)
+//	// findings judged from the rows written: tx.ColumnTypes, tx.ForeignKey,
+//	// tx.Findings (lint_write.go)
 //	// file operations that must take effect with the index change: the
 //	// write lock is held, so those of other processes wait
 //	err = tx.Commit() // on failure, the caller undoes its file operations
@@ -28,18 +30,25 @@ import (
 // follows when the environment is the same). Until Commit returns nil,
 // nothing is written.
 type ReleaseTx struct {
-	s    *Store
-	ctx  context.Context
-	tx   *sql.Tx
-	w    *ReleaseWriter
-	done bool
+	s        *Store
+	ctx      context.Context
+	tx       *sql.Tx
+	w        *ReleaseWriter
+	finished bool // Finish wrote the release's rows
+	done     bool
+
+	keyTypes, columnTypes *sql.Stmt // of ColumnTypes, once prepared
 }
 
-// Parts is what ReleaseTx.Index pulls the parts of a release from: a
-// snapshot.Decoder, or an iterator of the caller's around one.
+// Parts is what ReleaseTx.Index pulls the parts of a release from: the
+// caller's iterator around a snapshot.Decoder, which gives the findings of
+// the schema rules (indexer/lint) about each table with it.
 type Parts interface {
 	Next() bool
 	Part() snapshot.Part
+	// Findings are the findings about the table Part gave, when it gave
+	// one; nil for the other parts.
+	Findings() []snapshot.Finding
 	Err() error
 }
 
@@ -78,7 +87,7 @@ func (s *Store) BeginRelease(ctx context.Context, a *analysis.Analyzer) (*Releas
 func (t *ReleaseTx) Index(parts Parts) error {
 	t.w.stream.allowed = true // a document's parts: its logics may be analysed as they come
 	for parts.Next() {
-		if err := t.part(parts.Part()); err != nil {
+		if err := t.part(parts.Part(), parts); err != nil {
 			if errors.Is(err, errPipeline) {
 				return t.pipelineError()
 			}
@@ -88,8 +97,8 @@ func (t *ReleaseTx) Index(parts Parts) error {
 	return parts.Err()
 }
 
-// part writes one part of the release.
-func (t *ReleaseTx) part(p snapshot.Part) error {
+// part writes one part of the release, pulled from parts.
+func (t *ReleaseTx) part(p snapshot.Part, parts Parts) error {
 	switch p.Kind {
 	case snapshot.KindRelease:
 		r := p.Release // a copy: the address of p would move every part to the heap
@@ -100,7 +109,10 @@ func (t *ReleaseTx) part(p snapshot.Part) error {
 		if t.w.mem != nil {
 			t.w.mem.read = p.Read
 		}
-		return t.w.Table(p.Table)
+		if err := t.w.Table(p.Table); err != nil {
+			return err
+		}
+		return t.w.Findings(parts.Findings())
 	case snapshot.KindLogic:
 		return t.w.Logic(p.Logic)
 	}
@@ -118,9 +130,10 @@ func (t *ReleaseTx) pipelineError() error {
 }
 
 // Finish writes what is left of the release once its parts are in: the
-// foreign keys, the search words, the findings and the release's own row,
-// saying where it came from (o) and what its release file is (f); with
-// makeCurrent, the release becomes current for its environment.
+// foreign keys, the search words, the counts of the findings and the
+// release's own row, saying where it came from (o) and what its release
+// file is (f); with makeCurrent, the release becomes current for its
+// environment.
 func (t *ReleaseTx) Finish(o snapshot.Origin, f FileState, makeCurrent bool) error {
 	t.w.origin, t.w.file = o, f
 	err := t.w.finish(t.ctx, makeCurrent)
@@ -134,7 +147,19 @@ func (t *ReleaseTx) Finish(o snapshot.Origin, f FileState, makeCurrent bool) err
 		}
 		return classify(opRelease, err)
 	}
+	t.finished = true
 	return nil
+}
+
+// closeStatements closes the statements of ColumnTypes before the
+// transaction ends.
+func (t *ReleaseTx) closeStatements() {
+	for _, s := range []**sql.Stmt{&t.keyTypes, &t.columnTypes} {
+		if *s != nil {
+			(*s).Close()
+			*s = nil
+		}
+	}
 }
 
 // Commit commits the transaction and releases the write lock. After an
@@ -142,6 +167,7 @@ func (t *ReleaseTx) Finish(o snapshot.Origin, f FileState, makeCurrent bool) err
 func (t *ReleaseTx) Commit() error {
 	t.done = true
 	t.w.close()
+	t.closeStatements()
 	if err := t.tx.Commit(); err != nil {
 		return classify(opRelease, err)
 	}
@@ -157,6 +183,7 @@ func (t *ReleaseTx) Rollback() {
 	}
 	t.done = true
 	t.w.close()
+	t.closeStatements()
 	t.tx.Rollback()
 }
 
@@ -174,8 +201,10 @@ type WriteOptions struct {
 
 // WriteRelease stores a release in one ReleaseTx, fill sending its parts
 // to the ReleaseWriter: for callers that make a release in Go (tests,
-// benchmarks, storetest) rather than decode one. If fill fails, nothing
-// is written and its error is returned.
+// benchmarks, storetest) rather than decode one. The findings of the
+// schema rules are fill's to give (ReleaseWriter.Findings; lint.Release
+// makes them for a release held whole). If fill fails, nothing is written
+// and its error is returned.
 func (s *Store) WriteRelease(ctx context.Context, opts WriteOptions, fill func(*ReleaseWriter) error) (err error) {
 	t, err := s.BeginRelease(ctx, opts.Analyzer)
 	if err != nil {
@@ -205,7 +234,8 @@ func (s *Store) WriteRelease(ctx context.Context, opts WriteOptions, fill func(*
 }
 
 // PutRelease stores snap, read from a release file described by file: the
-// whole-snapshot form of WriteRelease.
+// whole-snapshot form of WriteRelease, without findings of the schema
+// rules (a caller that wants them gives them through WriteRelease).
 func (s *Store) PutRelease(ctx context.Context, snap *snapshot.Snapshot, file FileState, makeCurrent bool, hook Hook) error {
 	return s.WriteRelease(ctx, WriteOptions{MakeCurrent: makeCurrent, Hook: hook}, func(w *ReleaseWriter) error {
 		w.Release(snap.Release, snap.Origin)

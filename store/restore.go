@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"modernc.org/sqlite"
+
+	"github.com/hubsnap/hubsnap/store/cksumvfs"
 )
 
 // Repairing the index in place. A damaged index is rebuilt from the
@@ -47,7 +49,7 @@ func Create(ctx context.Context, path string, size int) (*Store, error) {
 	}
 	// The first page is written with the size asked for (and, through the
 	// shim, 8 reserved bytes); Open's own page size then changes nothing.
-	db, err := sql.Open("sqlite", dsn(abs, "vfs="+checksumVFSName))
+	db, err := sql.Open("sqlite", dsn(abs, "vfs="+cksumvfs.Name))
 	if err == nil {
 		db.SetMaxOpenConns(1)
 		_, err = db.ExecContext(ctx, fmt.Sprintf("PRAGMA page_size = %d", size))
@@ -109,7 +111,7 @@ func FilePageSize(ctx context.Context, path string) (int, error) {
 // restorePragmas are those of the connection that writes a restore into
 // the index: it waits for other writers as the writer does, and does not
 // check the pages it overwrites, which may be the damaged ones.
-const restorePragmas = "vfs=" + checksumVFSName + "&_pragma=busy_timeout(10000)&_pragma=checksum_verification(0)"
+const restorePragmas = "vfs=" + cksumvfs.Name + "&_pragma=busy_timeout(10000)&_pragma=checksum_verification(0)"
 
 // backuper is what modernc's connection offers for the backup API.
 type backuper interface {
@@ -150,7 +152,7 @@ func RestoreFile(ctx context.Context, path, src string) error {
 
 // restore copies the index at src into the index at path.
 func restore(ctx context.Context, path, src string) error {
-	from, err := sql.Open("sqlite", dsn(src, "vfs="+checksumVFSName+"&mode=ro"))
+	from, err := sql.Open("sqlite", dsn(src, "vfs="+cksumvfs.Name+"&mode=ro"))
 	if err != nil {
 		return fmt.Errorf("restore index: %w", err)
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
+
+	"github.com/hubsnap/hubsnap/store/cksumvfs"
 )
 
 // TestRestoreRepairsInPlace: a damaged index is repaired by copying a
@@ -63,7 +65,7 @@ func TestRestoreRepairsInPlace(t *testing.T) {
 	other.Close()
 	_, pages := rawPages(t, path)
 	for i, p := range pages {
-		if !pageSealed(p) {
+		if !cksumvfs.Sealed(p) {
 			t.Errorf("after the repair, page %d has no valid checksum", i+1)
 		}
 	}

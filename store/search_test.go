@@ -16,6 +16,7 @@ import (
 
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/migrations"
+	"github.com/hubsnap/hubsnap/store/cksumvfs"
 )
 
 // searchOK runs a search that must succeed.
@@ -1007,7 +1008,7 @@ func TestSearchManyReplaceCycles(t *testing.T) {
 func TestSearchMigratesVersion1(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "index.db")
-	db, err := sql.Open("sqlite", dsn(path, "vfs="+checksumVFSName)) // with page checksums, as this hubsnap makes an index
+	db, err := sql.Open("sqlite", dsn(path, "vfs="+cksumvfs.Name)) // with page checksums, as this hubsnap makes an index
 	if err != nil {
 		t.Fatal(err)
 	}

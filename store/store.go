@@ -13,6 +13,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/hubsnap/hubsnap/store/cksumvfs"
 )
 
 // readers is the size of the read-only connection pool.
@@ -38,8 +40,8 @@ const busyTimeout = 10 * time.Second
 // connection; WAL mode stays with the file.
 const (
 	writerCacheKiB = "16384"
-	writePragmas   = "vfs=" + checksumVFSName + "&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)&_pragma=temp_store(memory)&_pragma=cache_size(-" + writerCacheKiB + ")&_pragma=journal_size_limit(67108864)&_txlock=immediate"
-	readPragmas    = "vfs=" + checksumVFSName + "&mode=ro&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=temp_store(memory)"
+	writePragmas   = "vfs=" + cksumvfs.Name + "&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=foreign_keys(0)&_pragma=temp_store(memory)&_pragma=cache_size(-" + writerCacheKiB + ")&_pragma=journal_size_limit(67108864)&_txlock=immediate"
+	readPragmas    = "vfs=" + cksumvfs.Name + "&mode=ro&_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=temp_store(memory)"
 )
 
 // ErrCorrupt reports an index file that is not a usable hubsnap index:
@@ -178,7 +180,7 @@ func (s *Store) init(ctx context.Context, stamped bool) error {
 // classify wraps err, marking the SQLite results that mean a damaged file.
 func classify(op string, err error) error {
 	if se, ok := errors.AsType[*sqlite.Error](err); ok {
-		if se.Code() == sqlite3.SQLITE_IOERR_DATA { // a page failed its checksum (checksum_vfs.go)
+		if se.Code() == sqlite3.SQLITE_IOERR_DATA { // a page failed its checksum (store/cksumvfs)
 			return fmt.Errorf("%s: %w: a page fails its checksum (%v)", op, ErrCorrupt, err)
 		}
 		switch se.Code() & 0xff {

@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/hubsnap/hubsnap/store/atomicfile"
+	"github.com/hubsnap/hubsnap/store/cksumvfs"
 )
 
 // Checking the index at open. Every b-tree of the file is checked
@@ -101,9 +101,40 @@ func (s *Store) readError(err error) error {
 	err = classify("read index", err)
 	if errors.Is(err, ErrCorrupt) {
 		s.distrust()
-		if f, ok := lastFault(s.path, time.Now().Add(-faultWindow)); ok {
+		if f, ok := cksumvfs.RecentFault(s.path); ok {
 			err = fmt.Errorf("%w: %s", err, f)
 		}
 	}
 	return err
+}
+
+// Page checksums (store/cksumvfs): an index must have them.
+
+// ErrNoChecksums reports an index whose pages have no checksums: one made
+// by a hubsnap before page checksums, whose pages keep no reserved bytes.
+// It is ErrCorrupt too: the index is derived data, and its first writer
+// rebuilds it from the release files (indexer.Open), with checksums.
+var ErrNoChecksums = fmt.Errorf("%w: its pages have no checksums (it was made by an older hubsnap)", ErrCorrupt)
+
+// checkChecksums fails with ErrNoChecksums unless the index's pages have
+// checksums and the writer checks them.
+func (s *Store) checkChecksums(ctx context.Context) error {
+	if errChecksumVFS != nil {
+		return fmt.Errorf("open index: %w", errChecksumVFS)
+	}
+	var on string
+	if err := s.w.QueryRowContext(ctx, "PRAGMA checksum_verification").Scan(&on); err != nil {
+		return classify("open index", err)
+	}
+	if on != "1" {
+		return fmt.Errorf("open index: %w", ErrNoChecksums)
+	}
+	return nil
+}
+
+// Damaged reports whether err means a damaged index: ErrCorrupt, or an
+// error of SQLite that says so (SQLITE_CORRUPT, SQLITE_NOTADB, a page
+// failing its checksum) that reached the caller unclassified.
+func Damaged(err error) bool {
+	return err != nil && errors.Is(classify("", err), ErrCorrupt)
 }

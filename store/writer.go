@@ -33,7 +33,7 @@ type ReleaseWriter struct {
 	pipe                                                                  *pipeline
 	connectionRows, tables, columns, foreignKeys, indexes, logics, params *batch
 	search, searchNames                                                   *batch
-	lint                                                                  lintState // lint_write.go
+	lint                                                                  lintState // lint_write.go: the findings
 	analyzer                                                              *analysis.Analyzer
 	// mem keeps the tables for the analysis of the logics, while it has
 	// room (logic_analysis_mem.go); stream analyses them as they come
@@ -165,9 +165,7 @@ func (w *ReleaseWriter) Table(t *snapshot.Table) error {
 	if err := w.searchTable(ctx, id, t); err != nil {
 		return fmt.Errorf("search row of table %q: %w", t.Name, err)
 	}
-	if err := w.lintTable(ctx, id, t); err != nil {
-		return fmt.Errorf("findings of table %q: %w", t.Name, err)
-	}
+	w.countComments(t)
 	return nil
 }
 
@@ -243,7 +241,7 @@ func (w *ReleaseWriter) finish(ctx context.Context, makeCurrent bool) error {
 	if err := w.writeWords(ctx); err != nil {
 		return err
 	}
-	if err := w.writeLint(ctx); err != nil {
+	if err := w.writeChecks(ctx); err != nil {
 		return err
 	}
 	if err := w.finishAnalysis(ctx); err != nil {

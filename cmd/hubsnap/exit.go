@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 
+	"github.com/hubsnap/hubsnap/indexer/hub"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -17,8 +18,8 @@ const (
 // (docs/cli.md, "Exit status"). Only INVALID_ARGUMENT is a usage error: a
 // request that can never succeed as made. That is what cobra's flag and
 // argument errors, missing settings (usageErrorf) and the checks of names
-// and URLs given on the command line (indexer.CheckName, hub.New) return.
-// Every other code is a fact about the cache, the Hub or the machine.
+// given on the command line (indexer.CheckName) return. Every other code
+// is a fact about the cache, the Hub or the machine.
 var exitStatuses = map[store.Code]int{
 	store.InvalidArgument:  exitUsage,
 	store.WrongEnvironment: exitError, // the release is cached for another environment
@@ -29,15 +30,32 @@ var exitStatuses = map[store.Code]int{
 	store.Internal:         exitError, // files, the network, anything without a code
 }
 
+// hubExitStatuses is the same for the Hub client's own errors: a Hub URL
+// that is not one (hub.New) is a usage error, as INVALID_ARGUMENT is; a
+// project or release the Hub does not have is a fact, as NOT_FOUND is.
+var hubExitStatuses = map[hub.Kind]int{
+	hub.Invalid:  exitUsage,
+	hub.NotFound: exitError,
+}
+
 // exitCode is the one place that decides how hubsnap exits after err: 0
 // without an error, exitError for an error a run function marked as the
-// command's answer (see failure), else the status of err's code.
+// command's answer (see failure), else the status of err's code, or of
+// its kind for an error of the Hub client.
 func exitCode(err error) int {
 	if err == nil {
 		return exitOK
 	}
 	if _, ok := errors.AsType[*failure](err); ok {
 		return exitError
+	}
+	if _, ok := errors.AsType[*store.Error](err); !ok {
+		if e, ok := errors.AsType[*hub.Error](err); ok {
+			if status, ok := hubExitStatuses[e.Kind]; ok {
+				return status
+			}
+			return exitError
+		}
 	}
 	if status, ok := exitStatuses[store.ErrorCode(err)]; ok {
 		return status

@@ -45,11 +45,8 @@ func (a *app) newAnalyzeCommand() *cobra.Command {
 // runAnalyze opens the cache, which analyses what is pending at Open
 // (under the cache's write lock), and says how many releases wait still.
 func runAnalyze(ctx context.Context, opts *analyzeOptions) error {
-	if !indexer.Exists(opts.CacheDir) {
-		return nil
-	}
-	c, err := indexer.Open(ctx, opts.CacheDir, opts.Log)
-	if err != nil {
+	c, err := openExisting(ctx, opts.CacheDir, opts.Log, indexer.OpenOptions{})
+	if err != nil || c == nil {
 		return err
 	}
 	defer c.Close()

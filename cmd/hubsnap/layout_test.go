@@ -89,25 +89,32 @@ func fileExists(p string) bool {
 // one of the subpackages that stand on their own, below) a package may
 // import: cmd -> transport -> {indexer, mcpserver} -> store -> migrations
 // (transport, mcpserver/transport, is above mcpserver: it serves a Server
-// and mcpserver never knows it), and anyone above them may import the
+// and mcpserver never knows it), and anyone above store may import the
 // leaves: snapshot (indexer/snapshot, the release model), analysis
-// (indexer/analysis, the logic analyser), answer (store/answer, the
-// answers' Go types), atomicfile (store/atomicfile, the one way to replace
-// a file) and access (mcpserver/access, scopes and the token file), which
-// import no layer above them. indexer and mcpserver do not know each other.
-// A package may also import its own subpackages, except those that stand
-// alone: hubtest, transport and the leaves.
+// (indexer/analysis, the logic analyser), lint (indexer/lint, the schema
+// rules and their registry), answer (store/answer, the answers' Go types),
+// atomicfile (store/atomicfile, the one way to replace a file), cksumvfs
+// (store/cksumvfs, the checksummed SQLite VFS) and access
+// (mcpserver/access, scopes and the token file), which import no layer
+// above them. store, all SQL, imports migrations and the leaves it writes
+// and reads with, by name: the model, the answers, atomicfile and cksumvfs;
+// not the analysis, not the lint, whose results it is handed as rows. indexer
+// and mcpserver do not know each other. A package may also import its own
+// subpackages, except those that stand alone: hubtest, transport and the
+// leaves.
 var allowed = map[string][]string{
 	"cmd":        {"cmd", "indexer", "hubtest", "transport", "mcpserver", "store", "migrations", leaves},
 	"transport":  {"transport", "mcpserver", "store", "migrations", leaves},
 	"indexer":    {"indexer", "store", "migrations", leaves},
 	"hubtest":    {},
 	"mcpserver":  {"mcpserver", "store", "migrations", leaves},
-	"store":      {"store", "migrations", leaves},
+	"store":      {"store", "migrations", "snapshot", "answer", "atomicfile", "cksumvfs"},
 	"snapshot":   {},
-	"analysis":   {"analysis"},
+	"analysis":   {"analysis", "snapshot"},
+	"lint":       {"snapshot"},
 	"atomicfile": {},
 	"answer":     {},
+	"cksumvfs":   {},
 	"access":     {"access", "atomicfile"},
 	"migrations": {},
 }
@@ -117,12 +124,23 @@ const leaves = "(leaves)"
 
 // leafLayers are the leaf layers: each may be imported from any layer that
 // lists leaves, and imports only what its own entry in allowed says.
-var leafLayers = []string{"snapshot", "analysis", "answer", "atomicfile", "access"}
+var leafLayers = []string{"snapshot", "analysis", "lint", "answer", "atomicfile", "cksumvfs", "access"}
+
+// temporary are the arrows against the map that the code still has, each
+// until the change that removes it, which deletes its entry. There is one:
+// store runs the logic analysis as a release is written
+// (store/logic_analysis*.go, writer.go, release_tx.go), so it imports
+// indexer/analysis until that driver moves to indexer, which hands store
+// the analysis as rows (issue 33, item 1).
+var temporary = map[[2]string]bool{
+	{"store", "analysis"}: true,
+}
 
 // mayImport reports whether layer from may import layer to.
 func mayImport(from, to string) bool {
 	may := allowed[from]
-	return slices.Contains(may, to) || slices.Contains(may, leaves) && slices.Contains(leafLayers, to)
+	return slices.Contains(may, to) || slices.Contains(may, leaves) && slices.Contains(leafLayers, to) ||
+		temporary[[2]string{from, to}]
 }
 
 // store/answer holds the Go types of the answers (the tools' output
@@ -132,9 +150,13 @@ func mayImport(from, to string) bool {
 var stdOnly = []string{"atomicfile", "answer"}
 
 // noSQL are the layers that must not reach SQLite: the leaves hold the
-// model and its analysis, which every output reads without an index; the
-// transports serve what mcpserver answers.
-var noSQL = []string{"snapshot", "analysis", "transport", "access"}
+// model, its analysis and its lint, which every output reads without an
+// index; the transports serve what mcpserver answers.
+var noSQL = []string{"snapshot", "analysis", "lint", "transport", "access"}
+
+// noUnsafe are the layers that must not import package unsafe: store's
+// one use of it is the checksummed VFS, in store/cksumvfs.
+var noUnsafe = []string{"store"}
 
 // sqlPackages are the imports that reach SQLite.
 var sqlPackages = []string{"database/sql", "modernc.org/sqlite"}
@@ -146,7 +168,9 @@ func layer(dir string) string {
 		{"indexer/hubtest", "hubtest"},
 		{"indexer/snapshot", "snapshot"},
 		{"indexer/analysis", "analysis"},
+		{"indexer/lint", "lint"},
 		{"store/atomicfile", "atomicfile"},
+		{"store/cksumvfs", "cksumvfs"},
 		{"store/answer", "answer"},
 		{"mcpserver/access", "access"},
 		{"mcpserver/transport", "transport"},
@@ -169,7 +193,8 @@ func TestImportLayering(t *testing.T) {
 	for _, f := range goFiles(t, root) {
 		layers[layer(path.Dir(f))] = true
 	}
-	for _, want := range []string{"cmd", "indexer", "store", "migrations", "snapshot", "analysis", "transport", "mcpserver", "access", "answer", "atomicfile"} {
+	for _, want := range []string{"cmd", "indexer", "store", "migrations", "snapshot", "analysis", "lint", "transport", "mcpserver",
+		"access", "answer", "atomicfile", "cksumvfs"} {
 		if !layers[want] {
 			t.Errorf("found no Go files in the %s layer; is the walk right?", want)
 		}
@@ -209,6 +234,9 @@ func layeringViolations(tb testing.TB, root, module string) []string {
 			if slices.Contains(noSQL, from) && slices.ContainsFunc(sqlPackages, func(q string) bool { return p == q || strings.HasPrefix(p, q+"/") }) {
 				bad = append(bad, fmt.Sprintf("%s imports %s: the %s layer must not reach SQLite (all SQL is in store)", rel, p, from))
 			}
+			if p == "unsafe" && slices.Contains(noUnsafe, from) {
+				bad = append(bad, fmt.Sprintf("%s imports unsafe: the %s layer keeps it in store/cksumvfs", rel, from))
+			}
 			dir, ok := strings.CutPrefix(p, module+"/")
 			if !ok {
 				if p == module {
@@ -227,8 +255,9 @@ func layeringViolations(tb testing.TB, root, module string) []string {
 	return bad
 }
 
-// The layering check itself catches reverse arrows, and ignores tests and
-// testdata.
+// The layering check itself catches reverse arrows, store's imports of
+// anything but migrations and its leaves (but the one temporary arrow),
+// and unsafe outside store/cksumvfs; and ignores tests and testdata.
 func TestImportLayeringCatchesReverseArrows(t *testing.T) {
 	t.Parallel()
 	const module = "example.com/m"
@@ -245,11 +274,18 @@ func TestImportLayeringCatchesReverseArrows(t *testing.T) {
 		"indexer/cache.go":                    {module + "/store", module + "/store/atomicfile"},
 		"mcpserver/access/file.go":            {module + "/store/atomicfile"},
 		"migrations/migrations.go":            {"embed"},
-		"store/store_test.go":                 {module + "/cmd/hubsnap", cobraPath}, // tests are not checked
-		"testdata/gen/gen.go":                 {module + "/cmd/hubsnap"},            // testdata is not checked
-		"tools/tool.go":                       {"fmt"},                              // bad: not in the layering
-		"store/writer.go":                     {module + "/indexer/snapshot", module + "/indexer/analysis"},
-		"mcpserver/check.go":                  {module + "/indexer/snapshot", module + "/indexer/analysis"},
+		"store/store_test.go":                 {module + "/cmd/hubsnap", cobraPath},                         // tests are not checked
+		"testdata/gen/gen.go":                 {module + "/cmd/hubsnap"},                                    // testdata is not checked
+		"tools/tool.go":                       {"fmt"},                                                      // bad: not in the layering
+		"store/writer.go":                     {module + "/indexer/snapshot", module + "/indexer/analysis"}, // the temporary arrow
+		"store/lint.go":                       {module + "/indexer/lint"},                                   // bad: store is handed the lint's rows
+		"store/pages.go":                      {"unsafe", module + "/store/cksumvfs"},                       // bad: unsafe
+		"store/cksumvfs/vfs.go":               {"unsafe", "modernc.org/libc", "modernc.org/sqlite/lib"},
+		"store/cksumvfs/open.go":              {module + "/store", module + "/indexer/analysis"}, // bad twice: the arrow is store's only
+		"indexer/lint/rule.go":                {module + "/indexer/snapshot"},
+		"indexer/lint/sql.go":                 {"database/sql", module + "/store"}, // bad twice
+		"indexer/ingest.go":                   {module + "/indexer/lint", module + "/store", module + "/indexer/analysis"},
+		"mcpserver/check.go":                  {module + "/indexer/snapshot", module + "/indexer/analysis", module + "/indexer/lint"},
 		"indexer/snapshot/model.go":           {module + "/store"},                   // bad: a leaf imports store
 		"indexer/snapshot/decoder.go":         {"modernc.org/sqlite"},                // bad: a leaf reaches SQLite
 		"indexer/analysis/analyze.go":         {"database/sql", module + "/indexer"}, // bad twice
@@ -260,7 +296,8 @@ func TestImportLayeringCatchesReverseArrows(t *testing.T) {
 		"mcpserver/server.go":                 {module + "/mcpserver/transport", module + "/mcpserver/access"}, // bad: mcpserver -> transport
 		"mcpserver/transport/sql.go":          {"database/sql", module + "/indexer"},                           // bad twice: SQL, and indexer
 		"mcpserver/access/scope.go":           {module + "/mcpserver", module + "/store/atomicfile"},           // bad: a leaf imports mcpserver
-		"store/tokens.go":                     {module + "/mcpserver/access"},                                  // a leaf: anyone may
+		"store/tokens.go":                     {module + "/mcpserver/access"},                                  // bad: not a leaf of store's
+		"mcpserver/tokens.go":                 {module + "/mcpserver/access"},                                  // a leaf: anyone above store may
 	} {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -296,13 +333,20 @@ func TestImportLayeringCatchesReverseArrows(t *testing.T) {
 		"mcpserver/transport/sql.go imports database/sql: the transport layer must not",
 		"mcpserver/transport/sql.go (layer transport) imports " + module + "/indexer",
 		"mcpserver/access/scope.go (layer access) imports " + module + "/mcpserver",
+		"store/tokens.go (layer store) imports " + module + "/mcpserver/access",
+		"store/lint.go (layer store) imports " + module + "/indexer/lint",
+		"store/pages.go imports unsafe: the store layer keeps it in store/cksumvfs",
+		"store/cksumvfs/open.go (layer cksumvfs) imports " + module + "/store",
+		"store/cksumvfs/open.go (layer cksumvfs) imports " + module + "/indexer/analysis",
+		"indexer/lint/sql.go imports database/sql: the lint layer must not",
+		"indexer/lint/sql.go (layer lint) imports " + module + "/store",
 	} {
 		if !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, want) }) {
 			t.Errorf("no violation starting %q in:\n%s", want, strings.Join(got, "\n"))
 		}
 	}
-	if len(got) != 16 {
-		t.Errorf("got %d violations, want 16:\n%s", len(got), strings.Join(got, "\n"))
+	if len(got) != 23 {
+		t.Errorf("got %d violations, want 23:\n%s", len(got), strings.Join(got, "\n"))
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hubsnap/hubsnap/indexer/hub"
 	"github.com/hubsnap/hubsnap/mcpserver/access"
 	"github.com/hubsnap/hubsnap/store"
 )
@@ -225,6 +226,11 @@ func TestExitStatusesMapEveryCode(t *testing.T) {
 	if got, want := len(exitStatuses), len(store.Codes); got != want {
 		t.Errorf("exitStatuses has %d rows, want %d (one per code)", got, want)
 	}
+	for _, kind := range hub.Kinds {
+		if _, ok := hubExitStatuses[kind]; !ok {
+			t.Errorf("hubExitStatuses has no row for %s", kind)
+		}
+	}
 }
 
 func TestExitCode(t *testing.T) {
@@ -244,6 +250,9 @@ func TestExitCode(t *testing.T) {
 		{store.Errorf(store.WrongEnvironment, "release of prod"), exitError},
 		{fmt.Errorf("use: %w", store.Errorf(store.WrongEnvironment, "release of prod")), exitError},
 		{&failure{invalid}, exitError},
+		{fmt.Errorf("--hub: %w", &hub.Error{Kind: hub.Invalid, Message: "hub URL is not valid"}), exitUsage},
+		{fmt.Errorf("list releases: %w", &hub.Error{Kind: hub.NotFound, Message: "no such project (404)"}), exitError},
+		{&failure{&hub.Error{Kind: hub.Invalid}}, exitError},
 		{fmt.Errorf("context: %w", &failure{invalid}), exitError},
 	} {
 		if got := exitCode(tc.err); got != tc.want {

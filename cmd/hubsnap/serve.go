@@ -285,12 +285,12 @@ var errNoCurrent = errors.New("no current release")
 func openCurrent(ctx context.Context, opts *serveOptions, open indexer.OpenOptions, log *slog.Logger) (*indexer.Cache, store.ReleaseInfo, error) {
 	noRelease := fmt.Errorf("%w for project %q, environment %q in %s; run `hubsnap snapshot sync` first",
 		errNoCurrent, opts.Project, opts.Environment, opts.CacheDir)
-	if !indexer.Exists(opts.CacheDir) {
-		return nil, store.ReleaseInfo{}, noRelease
-	}
-	c, err := indexer.OpenWith(ctx, opts.CacheDir, log, open)
+	c, err := openExisting(ctx, opts.CacheDir, log, open)
 	if err != nil {
 		return nil, store.ReleaseInfo{}, err
+	}
+	if c == nil {
+		return nil, store.ReleaseInfo{}, noRelease
 	}
 	current, err := c.Store().Current(ctx, store.Target{Project: opts.Project, Environment: opts.Environment})
 	if err != nil {

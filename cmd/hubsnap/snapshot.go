@@ -61,11 +61,11 @@ current release of its project and environment.`,
 // creates a cache: a missing one holds no releases.
 func runList(ctx context.Context, opts *listOptions) error {
 	var list []store.ReleaseInfo
-	if indexer.Exists(opts.CacheDir) {
-		c, err := indexer.Open(ctx, opts.CacheDir, opts.Log)
-		if err != nil {
-			return err
-		}
+	c, err := openExisting(ctx, opts.CacheDir, opts.Log, indexer.OpenOptions{})
+	if err != nil {
+		return err
+	}
+	if c != nil {
 		defer c.Close()
 		if list, err = c.Releases(ctx, opts.Project); err != nil {
 			return err
@@ -113,11 +113,8 @@ func (a *app) newUseCommand() *cobra.Command {
 		Short: "Make a cached release current (offline rollback)",
 		Args:  args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			s, err := a.resolve(cmd)
-			if err != nil {
-				return err
-			}
-			if opts.CacheDir, opts.Project, opts.Environment, err = s.needTarget(); err != nil {
+			var err error
+			if opts.CacheDir, opts.Project, opts.Environment, err = a.resolveTarget(cmd); err != nil {
 				return err
 			}
 			opts.Stdout, opts.Log, opts.Release = a.stdout, a.log, argv[0]
@@ -132,13 +129,13 @@ func runUse(ctx context.Context, opts *useOptions) error {
 	if err := indexer.CheckName("release id", opts.Release); err != nil {
 		return err
 	}
-	if !indexer.Exists(opts.CacheDir) {
-		return fmt.Errorf("release %q of project %q is not in the cache (%s is empty); run `hubsnap snapshot list`",
-			opts.Release, opts.Project, opts.CacheDir)
-	}
-	c, err := indexer.Open(ctx, opts.CacheDir, opts.Log)
+	c, err := openExisting(ctx, opts.CacheDir, opts.Log, indexer.OpenOptions{})
 	if err != nil {
 		return err
+	}
+	if c == nil {
+		return fmt.Errorf("release %q of project %q is not in the cache (%s is empty); run `hubsnap snapshot list`",
+			opts.Release, opts.Project, opts.CacheDir)
 	}
 	defer c.Close()
 	ri, err := c.Use(ctx, opts.Project, opts.Environment, opts.Release)

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hubsnap/hubsnap/indexer"
+	"github.com/hubsnap/hubsnap/indexer/lint"
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/mcpserver"
 	"github.com/hubsnap/hubsnap/store"
@@ -43,17 +44,14 @@ of release_check and prints one line per finding: table[.column]: CODE message,
 a table of another connection than main written connection.table. Exits 1 when
 there is any finding, 0 when there is none: a check for a team's CI. Offline.
 
-Rules: ` + strings.Join(store.RuleCodes(), ", ") + `.
+Rules: ` + strings.Join(lint.RuleCodes(), ", ") + `.
 By default every rule runs but MISSING_COMMENT (a table or column without a
 comment); --all runs it too, and --json then adds commentCoverage. The codes of
 logic problems are rules as well; their findings come from the logic analysis.`,
 		Args: args(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			s, err := a.resolve(cmd)
-			if err != nil {
-				return err
-			}
-			if opts.CacheDir, opts.Project, opts.Environment, err = s.needTarget(); err != nil {
+			var err error
+			if opts.CacheDir, opts.Project, opts.Environment, err = a.resolveTarget(cmd); err != nil {
 				return err
 			}
 			if len(argv) > 0 {
@@ -76,8 +74,8 @@ logic problems are rules as well; their findings come from the logic analysis.`,
 // nothing left to run, is a usage error.
 func selectRules(rules, ignore []string, all bool) ([]string, error) {
 	for _, list := range [][]string{rules, ignore} {
-		if err := store.CheckRules(list); err != nil {
-			return nil, err
+		if err := lint.CheckRules(list); err != nil {
+			return nil, usageErrorf("%v", err)
 		}
 	}
 	var codes []string
@@ -85,11 +83,11 @@ func selectRules(rules, ignore []string, all bool) ([]string, error) {
 	case all && len(rules) > 0:
 		return nil, usageErrorf("--all and --rule exclude each other: --all runs every rule")
 	case all:
-		codes = store.RuleCodes()
+		codes = lint.RuleCodes()
 	case len(rules) > 0:
 		codes = rules
 	default:
-		codes = store.DefaultRules()
+		codes = lint.DefaultRules()
 	}
 	codes = slices.DeleteFunc(slices.Clone(codes), func(c string) bool { return slices.Contains(ignore, c) })
 	if len(codes) == 0 {
@@ -110,11 +108,7 @@ func runCheck(ctx context.Context, opts *checkOptions) error {
 			return err
 		}
 	}
-	if !indexer.Exists(opts.CacheDir) {
-		return fmt.Errorf("no releases of %s/%s are cached (%s is empty); run `hubsnap snapshot sync`",
-			opts.Project, opts.Environment, opts.CacheDir)
-	}
-	c, err := indexer.Open(ctx, opts.CacheDir, opts.Log)
+	c, err := openReleases(ctx, opts.CacheDir, opts.Project, opts.Environment, opts.Log)
 	if err != nil {
 		return err
 	}
@@ -154,7 +148,7 @@ func runCheck(ctx context.Context, opts *checkOptions) error {
 // how many, of which rules, in which release.
 func findingsSummary(p *store.CheckPage, counts map[string]int) string {
 	var parts []string
-	for _, code := range store.RuleCodes() {
+	for _, code := range lint.RuleCodes() {
 		if n := counts[code]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", code, n))
 		}

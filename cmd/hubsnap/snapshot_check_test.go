@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hubsnap/hubsnap/indexer/lint"
 	"github.com/hubsnap/hubsnap/mcpserver"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/storetest"
@@ -71,7 +72,7 @@ func TestSnapshotCheck(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--rule", "NO_INDEX"}, `unknown rule "NO_INDEX"; the rules are ` + strings.Join(store.RuleCodes(), ", ")},
+		{[]string{"--rule", "NO_INDEX"}, `unknown rule "NO_INDEX"; the rules are ` + strings.Join(lint.RuleCodes(), ", ")},
 		{[]string{"--ignore", "no_primary_key"}, `unknown rule "no_primary_key"`},
 		{[]string{"--all", "--rule", "NO_PRIMARY_KEY"}, "--all and --rule exclude each other"},
 		{[]string{"--rule", "NO_PRIMARY_KEY", "--ignore", "NO_PRIMARY_KEY"}, "--ignore leaves no rule to run"},

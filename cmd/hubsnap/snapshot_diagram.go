@@ -42,11 +42,8 @@ same engine as the MCP App (dagre), or the app's page standalone with the
 data inlined. TABLE may be connection.table. Offline.`,
 		Args: args(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			s, err := a.resolve(cmd)
-			if err != nil {
-				return err
-			}
-			if opts.CacheDir, opts.Project, opts.Environment, err = s.needTarget(); err != nil {
+			var err error
+			if opts.CacheDir, opts.Project, opts.Environment, err = a.resolveTarget(cmd); err != nil {
 				return err
 			}
 			opts.Table, opts.Stdout, opts.Log = argv[0], a.stdout, a.log
@@ -78,11 +75,7 @@ func runDiagram(ctx context.Context, opts *diagramOptions) error {
 			return err
 		}
 	}
-	if !indexer.Exists(opts.CacheDir) {
-		return fmt.Errorf("no releases of %s/%s are cached (%s is empty); run `hubsnap snapshot sync`",
-			opts.Project, opts.Environment, opts.CacheDir)
-	}
-	c, err := indexer.Open(ctx, opts.CacheDir, opts.Log)
+	c, err := openReleases(ctx, opts.CacheDir, opts.Project, opts.Environment, opts.Log)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 
@@ -35,11 +34,8 @@ FROM defaults to the cached release before TO (by version), TO to the current
 release. --json prints the schema_diff tool's answer instead, whole. Offline.`,
 		Args: args(cobra.MaximumNArgs(2)),
 		RunE: func(cmd *cobra.Command, argv []string) error {
-			s, err := a.resolve(cmd)
-			if err != nil {
-				return err
-			}
-			if opts.CacheDir, opts.Project, opts.Environment, err = s.needTarget(); err != nil {
+			var err error
+			if opts.CacheDir, opts.Project, opts.Environment, err = a.resolveTarget(cmd); err != nil {
 				return err
 			}
 			if len(argv) > 0 {
@@ -68,11 +64,7 @@ func runDiff(ctx context.Context, opts *diffOptions) error {
 			return err
 		}
 	}
-	if !indexer.Exists(opts.CacheDir) {
-		return fmt.Errorf("no releases of %s/%s are cached (%s is empty); run `hubsnap snapshot sync`",
-			opts.Project, opts.Environment, opts.CacheDir)
-	}
-	c, err := indexer.Open(ctx, opts.CacheDir, opts.Log)
+	c, err := openReleases(ctx, opts.CacheDir, opts.Project, opts.Environment, opts.Log)
 	if err != nil {
 		return err
 	}

@@ -39,11 +39,8 @@ are left alone. Prints what it removed. Offline.`,
 			if opts.Keep < 1 {
 				return usageErrorf("--keep must be at least 1, got %d (the current release is kept besides)", opts.Keep)
 			}
-			s, err := a.resolve(cmd)
-			if err != nil {
-				return err
-			}
-			if opts.CacheDir, opts.Project, opts.Environment, err = s.needTarget(); err != nil {
+			var err error
+			if opts.CacheDir, opts.Project, opts.Environment, err = a.resolveTarget(cmd); err != nil {
 				return err
 			}
 			opts.Stdout, opts.Log = a.stdout, a.log
@@ -59,11 +56,11 @@ are left alone. Prints what it removed. Offline.`,
 // removed. It never creates a cache.
 func runPrune(ctx context.Context, opts *pruneOptions) error {
 	var res indexer.PruneResult
-	if indexer.Exists(opts.CacheDir) {
-		c, err := indexer.Open(ctx, opts.CacheDir, opts.Log)
-		if err != nil {
-			return err
-		}
+	c, err := openExisting(ctx, opts.CacheDir, opts.Log, indexer.OpenOptions{})
+	if err != nil {
+		return err
+	}
+	if c != nil {
 		defer c.Close()
 		if res, err = c.Prune(ctx, opts.Project, opts.Environment, opts.Keep); err != nil {
 			return err

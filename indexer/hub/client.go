@@ -12,8 +12,6 @@ import (
 	"os"
 	"strings"
 	"time"
-
-	"github.com/hubsnap/hubsnap/store"
 )
 
 // Defaults of a Client.
@@ -68,14 +66,14 @@ func New(rawURL string, opts Options) (*Client, error) {
 	u, err := url.Parse(strings.TrimRight(rawURL, "/"))
 	switch {
 	case err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "":
-		return nil, store.Errorf(store.InvalidArgument, "hub URL %s is not valid: want http(s)://host[/path]", quote(redact(rawURL)))
+		return nil, errorf(Invalid, "hub URL %s is not valid: want http(s)://host[/path]", quote(redact(rawURL)))
 	case u.User != nil:
 		// Credentials in a URL end up in shell history, config files and
 		// messages; the token has a safer way in.
-		return nil, store.Errorf(store.InvalidArgument, "hub URL %s must not hold credentials: give the token in %s or a token file",
+		return nil, errorf(Invalid, "hub URL %s must not hold credentials: give the token in %s or a token file",
 			quote(redact(rawURL)), "HUBSNAP_TOKEN")
 	case u.RawQuery != "" || u.Fragment != "" || u.ForceQuery:
-		return nil, store.Errorf(store.InvalidArgument, "hub URL %s must not have a query or fragment", quote(rawURL))
+		return nil, errorf(Invalid, "hub URL %s must not have a query or fragment", quote(rawURL))
 	}
 	ct := opts.ConnectTimeout
 	if ct <= 0 {
@@ -251,7 +249,7 @@ func redactURL(u *url.URL) string {
 // name rules first; this keeps a path from climbing out of the API.
 func checkSegment(what, s string) error {
 	if s == "" || s == "." || s == ".." || strings.ContainsAny(s, "/\\?#%") {
-		return store.Errorf(store.InvalidArgument, "%s %s cannot be sent to the hub", what, quote(s))
+		return errorf(Invalid, "%s %s cannot be sent to the hub", what, quote(s))
 	}
 	return nil
 }

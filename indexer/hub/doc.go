@@ -8,6 +8,7 @@
 //
 // What does not live here: the name rules of projects, environments and
 // release ids, the choice of a release from a listing (indexer.Pick), and
-// anything about the cache or the index. The package imports store only
-// for its error codes.
+// anything about the cache or the index. Its errors are its own (Error,
+// with a Kind), which the edges map; the package imports nothing of
+// store's but store/atomicfile, for the temp file of a download.
 package hub

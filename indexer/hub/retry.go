@@ -12,8 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/hubsnap/hubsnap/store"
 )
 
 // request is the client's one retry loop. It sends GET u at most
@@ -122,7 +120,7 @@ func (h *Client) check(resp *http.Response, what, notFound string) error {
 	case code == http.StatusForbidden:
 		return fmt.Errorf("%s: the token may not do this (403 Forbidden): ask for a token with access to the project", what)
 	case code == http.StatusNotFound:
-		return store.Errorf(store.NotFound, "%s (404)", notFound)
+		return errorf(NotFound, "%s (404)", notFound)
 	case retryable(code):
 		return fmt.Errorf("%s: the hub at %s answered %s %d times; giving up", what, h.URL(), resp.Status, h.Retries+1)
 	default:

@@ -175,7 +175,7 @@ func TestMermaidInBrowserLarge(t *testing.T) {
 	browsertest.Ready(t)
 	st := openStore(t, nil)
 	err := st.WriteRelease(context.Background(), store.WriteOptions{MakeCurrent: true}, func(w *store.ReleaseWriter) error {
-		return storetest.Fill(w, storetest.Large)
+		return storetest.Fill(w, storetest.Large, nil)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/hubsnap/hubsnap/indexer/analysis"
+	"github.com/hubsnap/hubsnap/indexer/lint"
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
@@ -92,7 +93,8 @@ func PutAnalysed(tb testing.TB, st *store.Store, snap *snapshot.Snapshot, file s
 	}
 }
 
-// FillRelease gives w every part of snap.
+// FillRelease gives w every part of snap, and the findings of the schema
+// rules about its tables (lint.Release), as an import writes them.
 func FillRelease(w *store.ReleaseWriter, snap *snapshot.Snapshot, file store.FileState) error {
 	w.Release(snap.Release, snap.Origin)
 	w.File(file)
@@ -105,6 +107,9 @@ func FillRelease(w *store.ReleaseWriter, snap *snapshot.Snapshot, file store.Fil
 		if err := w.Table(&snap.Tables[i]); err != nil {
 			return err
 		}
+	}
+	if err := w.Findings(lint.Release(snap)); err != nil {
+		return err
 	}
 	for i := range snap.Logics {
 		if err := w.Logic(&snap.Logics[i]); err != nil {

@@ -115,8 +115,10 @@ func Names(size Size) (tables, logics []string) {
 }
 
 // Fill sends the release Release(size) returns to w, one table or logic at
-// a time, without holding it.
-func Fill(w *store.ReleaseWriter, size Size) error {
+// a time, without holding it. judge, when not nil, gives the findings of
+// the schema rules about each table (indexer/lint's Linter.Table), written
+// with it as an import writes them.
+func Fill(w *store.ReleaseWriter, size Size, judge func(*snapshot.Table) []snapshot.Finding) error {
 	w.Release(release, origin)
 	for _, c := range connections {
 		if err := w.Connection(c); err != nil {
@@ -128,6 +130,11 @@ func Fill(w *store.ReleaseWriter, size Size) error {
 		t := table(rng, i)
 		if err := w.Table(&t); err != nil {
 			return err
+		}
+		if judge != nil {
+			if err := w.Findings(judge(&t)); err != nil {
+				return err
+			}
 		}
 	}
 	for i := range size.Logics {

@@ -1,4 +1,4 @@
-package store
+package lint
 
 import (
 	"strconv"
@@ -9,11 +9,11 @@ import (
 // column's type as its database spells it, and PostgreSQL has several
 // spellings of one type: int4 and integer, varchar(20) and character
 // varying(20), timestamptz and timestamp with time zone, _int4 and
-// integer[]. canonicalType brings each to one spelling, so that two
+// integer[]. CanonicalType brings each to one spelling, so that two
 // columns are of another type only when their database says so.
 
 // typeAliases maps PostgreSQL's other spellings of a type (after
-// canonicalType has lowered and spaced it) to the name PostgreSQL itself
+// CanonicalType has lowered and spaced it) to the name PostgreSQL itself
 // prints (format_type). serial, bigserial and smallserial are integer,
 // bigint and smallint with a sequence default: a key column of type
 // integer referencing a serial column is of the same type.
@@ -35,12 +35,12 @@ var typeAliases = map[string]string{
 // width, which is not part of the type either.
 var integerTypes = map[string]bool{"integer": true, "bigint": true, "smallint": true, "tinyint": true, "mediumint": true}
 
-// canonicalType returns the one spelling of a column type: lower case
+// CanonicalType returns the one spelling of a column type: lower case
 // (a double-quoted name keeps its case), single spaces, no spaces inside
 // the modifier, PostgreSQL's own name for the base type, and "[]" for an
 // array (PostgreSQL ignores an array's declared sizes and dimensions). "" stays
 // "": a type not given.
-func canonicalType(t string) string {
+func CanonicalType(t string) string {
 	t = strings.TrimSpace(t)
 	if t == "" {
 		return ""
@@ -123,10 +123,4 @@ func builtinType(name string) bool {
 		return true
 	}
 	return false
-}
-
-// sameType reports whether two column types, as a snapshot writes them,
-// are the same type.
-func sameType(a, b string) bool {
-	return a == b || canonicalType(a) == canonicalType(b)
 }

@@ -1,15 +1,29 @@
-package store
+// Package cksumvfs is the SQLite VFS that keeps a checksum in every page
+// of the index (docs/index.md, "Page checksums"): a Go port of SQLite's
+// ext/misc/cksumvfs.c over modernc's SQLite, and the one place in hubsnap
+// that needs package unsafe. Every page keeps its last 8 bytes for a
+// checksum of the rest: SQLite's "reserved bytes", set to 8 when a
+// database is made through the VFS, which SQLite itself never touches.
+// The checksum is cksumvfs.c's: two 32-bit running sums over the page's
+// little-endian 32-bit words, written little-endian. It is computed on
+// every page written to the database or its log and checked on every page
+// read from either, so a damaged page is an error (SQLITE_IOERR_DATA)
+// where it is read, never an answer.
+//
+// Register installs it once per process; a DSN names it (vfs=hubsnap,
+// Name). Package store opens every index through it.
+package cksumvfs
 
 import (
 	"fmt"
+	"sync"
 	"unsafe"
 
 	"modernc.org/libc"
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// The VFS shim that keeps page checksums: a Go port of SQLite's
-// ext/misc/cksumvfs.c over modernc's SQLite, registered as "hubsnap" and
+// The VFS shim that keeps page checksums, registered as "hubsnap" and
 // named in every DSN of the index (vfs=hubsnap). It sits on the default
 // VFS ("unix") and wraps two kinds of files; every other file (temp files,
 // a rollback journal) is the default VFS's own.
@@ -18,7 +32,7 @@ import (
 //     bytes (SQLITE_IOERR_DATA when they differ); a page written gets them
 //     computed. Both happen only in a file whose header says 8 reserved
 //     bytes (offset 20), as every index made by this hubsnap does: an
-//     older index is read as it is, and rebuilt (see Store.init).
+//     older index is read as it is, and rebuilt (see store.Open).
 //   - The write-ahead log. A page is written to the log behind a 24-byte
 //     frame header whose running checksum (SQLite's own, checked when
 //     the log is recovered) covers the page; the shim seals the page, then
@@ -37,13 +51,15 @@ import (
 // (checksumVFS, checksumMethods), which are package variables and never
 // move.
 
-// checksumVFSName is the name of the shim: vfs=hubsnap in a DSN.
-const checksumVFSName = "hubsnap"
+// Name is the name of the shim: vfs=hubsnap in a DSN.
+const Name = "hubsnap"
 
-// errChecksumVFS is why the shim could not be registered, or nil. It is
-// registered by InitSQLite, after the lookaside size is set, which must
-// precede SQLite's first use.
-var errChecksumVFS error
+// registration makes Register run once in the process, and keeps why it
+// failed.
+var registration struct {
+	sync.Once
+	err error
+}
 
 var (
 	checksumVFS     sqlite3.Tsqlite3_vfs        // the shim
@@ -103,9 +119,17 @@ func cFuncPointer[T any](f T) uintptr {
 // goFunc is the Go function behind a function pointer of SQLite.
 func goFunc[T any](fp *uintptr) T { return *(*T)(unsafe.Pointer(fp)) }
 
-// registerChecksumVFS registers the shim over the default VFS, and an
-// automatic extension that gives a new index its 8 reserved bytes.
-func registerChecksumVFS() error {
+// Register registers the shim over the default VFS, and an automatic
+// extension that gives a new database opened through it its 8 reserved
+// bytes. It runs once in the process; later calls return the first one's
+// error. Registering initializes SQLite: whatever must precede SQLite's
+// first use (store's lookaside size) must precede it.
+func Register() error {
+	registration.Do(func() { registration.err = register() })
+	return registration.err
+}
+
+func register() error {
 	tls := libc.NewTLS()
 	defer tls.Close()
 	baseVFS = sqlite3.Xsqlite3_vfs_find(tls, 0)
@@ -119,7 +143,7 @@ func registerChecksumVFS() error {
 	checksumVFS = *base
 	checksumVFS.FpNext = 0
 	checksumVFS.FszOsFile = base.FszOsFile + int32(checkedFileSize)
-	name, err := libc.CString(checksumVFSName) // kept for the life of the process
+	name, err := libc.CString(Name) // kept for the life of the process
 	if err != nil {
 		return fmt.Errorf("register the checksum VFS: %w", err)
 	}
@@ -168,7 +192,7 @@ func reserveChecksumBytes(tls *libc.TLS, db, pzErrMsg, pThunk uintptr) int32 {
 		*(*uintptr)(ptr(p)) != uintptr(unsafe.Pointer(&checksumVFS)) {
 		return sqlite3.SQLITE_OK
 	}
-	*(*int32)(ptr(p)) = checksumBytes
+	*(*int32)(ptr(p)) = ReservedBytes
 	sqlite3.Xsqlite3_file_control(tls, db, 0, sqlite3.SQLITE_FCNTL_RESERVE_BYTES, p) // refused by a database that has pages
 	return sqlite3.SQLITE_OK
 }
@@ -222,7 +246,7 @@ func (f *checkedFile) readHeader(tls *libc.TLS, pFile uintptr) {
 	if goFunc[func(*libc.TLS, uintptr, uintptr, int32, int64) int32](&m.FxRead)(tls, s, buf, 100, 0) != sqlite3.SQLITE_OK {
 		return
 	}
-	if h := mem(buf, 100); string(h[:16]) == dbHeader && h[20] == checksumBytes {
+	if h := mem(buf, 100); string(h[:16]) == dbHeader && h[20] == ReservedBytes {
 		f.compute, f.verify = 1, 1
 	}
 }
@@ -246,7 +270,7 @@ func (f *checkedFile) sawHeader(page []byte, write bool) {
 	if g == nil || len(page) < 100 || string(page[:16]) != dbHeader {
 		return
 	}
-	has := page[20] == checksumBytes
+	has := page[20] == ReservedBytes
 	switch {
 	case has && g.compute == 0:
 		g.compute, g.verify = 1, 1

@@ -1,18 +1,106 @@
-package store
+package lint
 
 import (
-	"context"
-	"database/sql"
+	"fmt"
 
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // FK_TYPE_MISMATCH compares each foreign-key column's type with the type of
 // the column it references, which may be in a table the snapshot gives
-// later. keyTypes notes, as each table goes by, its key columns' types and
-// what they reference, as numbers; once every table is written, it reads
-// the types of the referenced columns, each referenced table once, and
-// compares.
+// later. A Linter notes, as each table goes by, its key columns' types and
+// what they reference, as numbers (keyTypes); once every table is written,
+// KeyFindings reads the types of the referenced columns from the index,
+// each referenced table once, and compares.
+
+// Index is what KeyFindings reads of a release once its rows are written:
+// store.ReleaseTx after Finish, or a release held whole (Release).
+type Index interface {
+	// ColumnTypes returns the types of the named columns of the table
+	// connection.table of the release, in their order: "" for a column
+	// the table lacks, every one "" when the release has no such table.
+	ColumnTypes(connection, table string, columns []string) ([]string, error)
+	// ForeignKey returns the foreign key at position of the release's
+	// table at place table (from 0), its RefConnection given, and that
+	// table's connection.
+	ForeignKey(table, position int) (snapshot.ForeignKey, string, error)
+}
+
+// findingsBatch is how many findings KeyFindings gives found at a time.
+const findingsBatch = 1024
+
+// KeyFindings runs FK_TYPE_MISMATCH on the foreign keys of the tables l
+// has judged, reading the referenced columns' types from ix, and gives
+// its findings to found, a batch at a time, in the order of the tables and
+// their keys.
+func (l *Linter) KeyFindings(ix Index, found func([]snapshot.Finding) error) error {
+	k := &l.keys
+	refTypes, err := k.refTypes(ix)
+	if err != nil {
+		return fmt.Errorf("judge foreign key types: %w", err)
+	}
+	var batch []snapshot.Finding
+	for t := range k.tables.len() {
+		first, end := k.tables.at(t), uint32(k.keys.len())
+		if t+1 < k.tables.len() {
+			end = k.tables.at(t + 1)
+		}
+		for key := first; key < end; key++ {
+			start, last := k.keys.at(int(key)), uint32(k.columns.len())
+			if int(key)+1 < k.keys.len() {
+				last = k.keys.at(int(key) + 1)
+			}
+			for c := start; c < last; c++ {
+				col := k.columns.at(int(c))
+				if col.ref == noRef || k.same(col.typ, refTypes[col.ref]) {
+					continue
+				}
+				position, part := int(key-first), int(c-start)
+				fk, connection, err := ix.ForeignKey(t, position)
+				if err != nil {
+					return fmt.Errorf("judge foreign key types: %w", err)
+				}
+				if part >= len(fk.Columns) || part >= len(fk.RefColumns) {
+					return fmt.Errorf("judge foreign key types: foreign key %d of table %d has no column %d", position, t, part)
+				}
+				batch = append(batch, typeMismatch(t, position, part, fk, connection, k.typeNames[col.typ], refTypes[col.ref]))
+				if len(batch) == findingsBatch {
+					if err := found(batch); err != nil {
+						return err
+					}
+					batch = batch[:0]
+				}
+			}
+		}
+	}
+	if len(batch) > 0 {
+		return found(batch)
+	}
+	return nil
+}
+
+// typeMismatch is FK_TYPE_MISMATCH's finding about column part of the
+// foreign key fk at position of the table at place table, whose
+// connection is connection: a key column of another type (typ) than the
+// column it references (refType), after CanonicalType (int4 is integer,
+// varchar(20) is character varying(20), serial is integer). Values then
+// compare through a cast, which can stop an index from being used, and a
+// value of one may not fit the other. A referenced table that is not in
+// the release, a referenced column it lacks, and a type not given are not
+// judged (keyTypes.same).
+func typeMismatch(table, position, part int, fk snapshot.ForeignKey, connection, typ, refType string) snapshot.Finding {
+	ref := msgName(fk.RefTable) + "." + msgName(fk.RefColumns[part])
+	if fk.RefConnection != connection {
+		ref = msgName(fk.RefConnection) + "." + ref
+	}
+	key := "an unnamed foreign key"
+	if fk.Name != "" {
+		key = "foreign key " + msgName(fk.Name)
+	}
+	return snapshot.Finding{Table: table, Code: snapshot.CodeFKTypeMismatch, Item: position, Part: part, Column: fk.Columns[part],
+		Message: cutMessage(fmt.Sprintf("type %s, but it references %s of type %s (%s)", msgText(typ), ref,
+			msgText(refType), key))}
+}
 
 // keyTypes holds the foreign-key columns of a release until their types
 // are compared: per key column, the number of its type and of the column
@@ -28,8 +116,8 @@ type keyTypes struct {
 
 	types     map[string]uint32 // the number of each type
 	typeNames []string          // the type of each number
-	canon     []string          // canonicalType of each type number, when computed
-	refCanon  map[string]string // canonicalType of each referenced column's type compared
+	canon     []string          // CanonicalType of each type number, when computed
+	refCanon  map[string]string // CanonicalType of each referenced column's type compared
 
 	refTables  map[refTable]uint32  // the number of each referenced table
 	refColumns map[refColumn]uint32 // the number of each referenced column
@@ -122,28 +210,9 @@ func (k *keyTypes) typeNumber(typ string) uint32 {
 	return n
 }
 
-// The types of a referenced table's columns, read in the writer's
-// transaction: those of its primary key first, from the covering index
-// columns_pk (most keys reference a primary key), then, when a referenced
-// column is not among them, all of them.
-const (
-	qRefKeyTypes = `SELECT c.name, c.type FROM tables t
-CROSS JOIN columns c ON c.table_id = t.id AND c.pk_position IS NOT NULL
-WHERE t.release = ?1 AND t.connection = ?2 AND t.name = ?3`
-	qRefColumnTypes = `SELECT c.name, c.type FROM tables t
-CROSS JOIN columns c ON c.table_id = t.id
-WHERE t.release = ?1 AND t.connection = ?2 AND t.name = ?3`
-)
-
-// qKeyDetail reads what a finding of FK_TYPE_MISMATCH names of key ?2 of
-// table ?1 and its column ?3.
-const qKeyDetail = `
-SELECT coalesce(name, ''), columns ->> ?3, ref_connection, ref_table, ref_columns ->> ?3, connection, table_name
-FROM foreign_keys WHERE table_id = ?1 AND position = ?2`
-
 // refTypes reads the type of each referenced column, by its number: ""
-// when its table is not in release rel or lacks it.
-func (k *keyTypes) refTypes(ctx context.Context, tx *sql.Tx, rel int64) ([]string, error) {
+// when its table is not in the release or lacks it.
+func (k *keyTypes) refTypes(ix Index) ([]string, error) {
 	out := make([]string, len(k.refList))
 	if len(k.refList) == 0 {
 		return out, nil
@@ -152,91 +221,28 @@ func (k *keyTypes) refTypes(ctx context.Context, tx *sql.Tx, rel int64) ([]strin
 	for i, rc := range k.refList {
 		wanted[rc.table] = append(wanted[rc.table], uint32(i))
 	}
-	keyTypes, err := tx.PrepareContext(ctx, qRefKeyTypes)
-	if err != nil {
-		return nil, err
-	}
-	defer keyTypes.Close()
-	allTypes, err := tx.PrepareContext(ctx, qRefColumnTypes)
-	if err != nil {
-		return nil, err
-	}
-	defer allTypes.Close()
-	read := func(stmt *sql.Stmt, rt refTable, cols []uint32) (missing bool, err error) {
-		rows, err := stmt.QueryContext(ctx, rel, rt.connection, rt.name)
-		if err != nil {
-			return false, err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var name, typ string
-			if err := rows.Scan(&name, &typ); err != nil {
-				return false, err
-			}
-			for _, c := range cols {
-				if k.refList[c].name == name {
-					out[c] = typ
-				}
-			}
-		}
-		for _, c := range cols {
-			missing = missing || out[c] == ""
-		}
-		return missing, rows.Err()
-	}
+	var names []string
 	for rt, n := range k.refTables {
-		missing, err := read(keyTypes, rt, wanted[n])
-		if err == nil && missing {
-			_, err = read(allTypes, rt, wanted[n])
+		names = names[:0]
+		for _, c := range wanted[n] {
+			names = append(names, k.refList[c].name)
 		}
+		types, err := ix.ColumnTypes(rt.connection, rt.name, names)
 		if err != nil {
 			return nil, err
+		}
+		if len(types) != len(names) {
+			return nil, fmt.Errorf("the types of %d columns of %s.%s, want %d", len(types), rt.connection, rt.name, len(names))
+		}
+		for i, c := range wanted[n] {
+			out[c] = types[i]
 		}
 	}
 	return out, nil
 }
 
-// mismatches calls found with each finding of FK_TYPE_MISMATCH of release
-// rel, whose first table id is lo, in the order of its tables and keys.
-func (k *keyTypes) mismatches(ctx context.Context, tx *sql.Tx, rel, lo int64, found func(finding, int64) error) error {
-	refTypes, err := k.refTypes(ctx, tx, rel)
-	if err != nil {
-		return err
-	}
-	for t := range k.tables.len() {
-		first, end := k.tables.at(t), uint32(k.keys.len())
-		if t+1 < k.tables.len() {
-			end = k.tables.at(t + 1)
-		}
-		for key := first; key < end; key++ {
-			start, last := k.keys.at(int(key)), uint32(k.columns.len())
-			if int(key)+1 < k.keys.len() {
-				last = k.keys.at(int(key) + 1)
-			}
-			for c := start; c < last; c++ {
-				col := k.columns.at(int(c))
-				if col.ref == noRef || k.same(col.typ, refTypes[col.ref]) {
-					continue
-				}
-				p := typePair{tableID: lo + int64(t), position: int(key - first), part: int(c - start),
-					columnType: k.typeNames[col.typ], refColumnType: refTypes[col.ref]}
-				if err := tx.QueryRowContext(ctx, qKeyDetail, p.tableID, p.position, p.part).Scan(&p.keyName, &p.column,
-					&p.refConnection, &p.refTable, &p.refColumn, &p.connection, &p.tableName); err != nil {
-					return err
-				}
-				if f, ok := typeMismatch(p); ok {
-					if err := found(f, p.tableID); err != nil {
-						return err
-					}
-				}
-			}
-		}
-	}
-	return nil
-}
-
 // same reports whether the key column type numbered typ is the same as
-// ref (sameType), computing each canonicalType once. A type not given is
+// ref, after CanonicalType, computing each CanonicalType once. A type not given is
 // not judged.
 func (k *keyTypes) same(typ uint32, ref string) bool {
 	name := k.typeNames[typ]
@@ -244,14 +250,14 @@ func (k *keyTypes) same(typ uint32, ref string) bool {
 		return true
 	}
 	if k.canon[typ] == "" {
-		k.canon[typ] = canonicalType(name)
+		k.canon[typ] = CanonicalType(name)
 	}
 	c, ok := k.refCanon[ref]
 	if !ok {
 		if k.refCanon == nil {
 			k.refCanon = map[string]string{}
 		}
-		c = canonicalType(ref)
+		c = CanonicalType(ref)
 		k.refCanon[ref] = c
 	}
 	return k.canon[typ] == c

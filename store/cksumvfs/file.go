@@ -1,4 +1,4 @@
-package store
+package cksumvfs
 
 import (
 	"encoding/binary"
@@ -8,7 +8,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// The methods of a file the checksum VFS wraps (checksum_vfs.go). Most
+// The methods of a file the checksum VFS wraps (vfs.go). Most
 // pass the call to the default VFS's file behind it; xRead and xWrite
 // check and seal pages, xFileControl answers PRAGMA checksum_verification.
 
@@ -55,7 +55,7 @@ func ckRead(tls *libc.TLS, pFile, zBuf uintptr, iAmt int32, iOfst int64) int32 {
 	case f.kind == fileWAL:
 		return rc // the log's header, a frame header, or a whole frame (recovery)
 	}
-	if g := f.flags(); g != nil && g.verify == 1 && fullPage(iAmt) && !wrongFirstPage(buf) && !pageSealed(buf) {
+	if g := f.flags(); g != nil && g.verify == 1 && fullPage(iAmt) && !wrongFirstPage(buf) && !Sealed(buf) {
 		noteFault(libc.GoString(f.name), iOfst)
 		return sqlite3.SQLITE_IOERR_DATA
 	}

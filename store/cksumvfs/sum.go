@@ -1,4 +1,4 @@
-package store
+package cksumvfs
 
 import (
 	"encoding/binary"
@@ -7,19 +7,12 @@ import (
 	"time"
 )
 
-// Page checksums (docs/index.md, "Page checksums"). Every page of the
-// index keeps its last 8 bytes for a checksum of the rest: SQLite's
-// "reserved bytes", set to 8 when the index is made, which SQLite itself
-// never touches. The checksum is the one of SQLite's own
-// ext/misc/cksumvfs.c: two 32-bit running sums over the page's
-// little-endian 32-bit words, written little-endian. The VFS shim in
-// checksum_vfs.go computes it on every page written to the index or its
-// log and checks it on every page read from either, so a damaged page is
-// an error (SQLITE_IOERR_DATA) where it is read, never an answer.
+// The checksum of a page, and the faults met reading pages (vfs.go says
+// where they are computed and checked).
 
-// checksumBytes is how many bytes at the end of every page hold its
-// checksum: the index's reserved bytes.
-const checksumBytes = 8
+// ReservedBytes is how many bytes at the end of every page hold its
+// checksum: the database's reserved bytes.
+const ReservedBytes = 8
 
 // pageSum returns the checksum of b, whose length is a multiple of 8. It
 // reads SQLite's memory, never shared with Go: the race detector has
@@ -38,16 +31,16 @@ func pageSum(b []byte) (s1, s2 uint32) {
 
 // sealPage writes the checksum of page into its last 8 bytes.
 func sealPage(page []byte) {
-	n := len(page) - checksumBytes
+	n := len(page) - ReservedBytes
 	s1, s2 := pageSum(page[:n])
 	binary.LittleEndian.PutUint32(page[n:], s1)
 	binary.LittleEndian.PutUint32(page[n+4:], s2)
 }
 
-// pageSealed reports whether the last 8 bytes of page hold the checksum
-// of the rest.
-func pageSealed(page []byte) bool {
-	n := len(page) - checksumBytes
+// Sealed reports whether the last 8 bytes of page hold the checksum of
+// the rest.
+func Sealed(page []byte) bool {
+	n := len(page) - ReservedBytes
 	s1, s2 := pageSum(page[:n])
 	return binary.LittleEndian.Uint32(page[n:]) == s1 && binary.LittleEndian.Uint32(page[n+4:]) == s2
 }
@@ -83,14 +76,15 @@ func fullPage(n int32) bool {
 	return n >= 512 && n <= 65536 && n&(n-1) == 0
 }
 
-// ChecksumFault is a page that failed its checksum when it was read.
-type ChecksumFault struct {
+// Fault is a page that failed its checksum when it was read.
+type Fault struct {
 	File   string    // the index or its log
 	Offset int64     // of the page in File
 	At     time.Time // when it was read
 }
 
-func (f ChecksumFault) String() string {
+// String names the page: its offset and file.
+func (f Fault) String() string {
 	return fmt.Sprintf("the page at byte %d of %s", f.Offset, f.File)
 }
 
@@ -98,7 +92,7 @@ func (f ChecksumFault) String() string {
 // error of the read that met it can say which page it was.
 var faults struct {
 	sync.Mutex
-	last map[string]ChecksumFault
+	last map[string]Fault
 }
 
 // noteFault records a checksum fault.
@@ -106,21 +100,23 @@ func noteFault(file string, off int64) {
 	faults.Lock()
 	defer faults.Unlock()
 	if faults.last == nil {
-		faults.last = map[string]ChecksumFault{}
+		faults.last = map[string]Fault{}
 	}
-	faults.last[file] = ChecksumFault{File: file, Offset: off, At: time.Now()}
+	faults.last[file] = Fault{File: file, Offset: off, At: time.Now()}
 }
 
 // faultWindow is how recent a checksum fault must be for the error of a
 // failed read to name it: the read that met it has just ended.
 const faultWindow = 5 * time.Second
 
-// lastFault returns the last checksum fault met in the index at path or
-// its log since the given time.
-func lastFault(path string, since time.Time) (ChecksumFault, bool) {
+// RecentFault returns the last checksum fault met in the database at path
+// or its log in the last few seconds: the page that made a read that has
+// just failed fail.
+func RecentFault(path string) (Fault, bool) {
+	since := time.Now().Add(-faultWindow)
 	faults.Lock()
 	defer faults.Unlock()
-	var found ChecksumFault
+	var found Fault
 	for _, f := range []string{path, path + "-wal"} {
 		if x, ok := faults.last[f]; ok && !x.At.Before(since) && x.At.After(found.At) {
 			found = x
