@@ -54,6 +54,9 @@ type joinSearch struct {
 	probes map[string][]*joinEdge // edges a walk probed, by table; until a level is read
 	batch  int                    // pairs of tables the next prefetch may ask about
 
+	counts  map[string]referrerCount // keys pointing at tables, counted (joinclose.go)
+	lookups int                      // referrers that meetings looked up, against joinLookupBudget
+
 	paths     []JoinPath
 	bytes     int
 	truncated bool
@@ -65,13 +68,20 @@ func newJoinSearch(ctx context.Context, tx readTx, rel int64, from, to TableRef,
 		adj: map[string][]*joinEdge{}, sorted: map[string]bool{}, seen: map[joinKey]bool{}, full: map[string]bool{},
 		dist:     [2]map[string]int{{from.Name: 0}, {to.Name: 0}},
 		frontier: [2][]string{{from.Name}, {to.Name}},
-		byKey:    map[joinKey]*joinEdge{}, lazy: map[string]*lazyAdj{}, probes: map[string][]*joinEdge{}, batch: firstPage}
+		byKey:    map[joinKey]*joinEdge{}, lazy: map[string]*lazyAdj{}, probes: map[string][]*joinEdge{}, batch: firstPage,
+		counts: map[string]referrerCount{}}
 }
 
 // run lists the paths of 1 to maxHops joins, shortest first, until limit
 // are found or a bound stops the search.
 func (js *joinSearch) run(maxHops int) error {
 	for n := 1; n <= maxHops && len(js.paths) < js.limit && !js.truncated; n++ {
+		if n <= meetHops {
+			if !js.meet(n) {
+				return js.err
+			}
+			continue
+		}
 		for !js.done[0] && !js.done[1] && js.radius[0]+js.radius[1] < n {
 			side := js.pick()
 			if side < 0 {
@@ -266,6 +276,9 @@ func (js *joinSearch) walk(n int) {
 				return js.emit(tables, hops)
 			}
 			return true
+		}
+		if meets, ok := js.closes(v, l); !ok || meets {
+			return ok && js.close(joinEnd{tables, hops}, l)
 		}
 		it, ok := js.edgesFor(v, l)
 		if !ok {
