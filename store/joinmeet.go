@@ -92,44 +92,39 @@ WITH
 	oa(m) AS (
 		SELECT g.ref_table FROM tables t JOIN foreign_keys g ON g.table_id = t.id
 		WHERE t.release = ?1 AND t.connection = ?2 AND t.name = ?3 AND g.ref_connection = ?2 AND g.ref_table NOT IN (?3, ?4)
-			AND g.ref_table NOT IN (SELECT value FROM json_each(?6))
 			AND EXISTS (SELECT 1 FROM tables r WHERE r.release = ?1 AND r.connection = ?2 AND r.name = g.ref_table)),
 	ob(m) AS (
 		SELECT g.ref_table FROM tables t JOIN foreign_keys g ON g.table_id = t.id
 		WHERE t.release = ?1 AND t.connection = ?2 AND t.name = ?4 AND g.ref_connection = ?2 AND g.ref_table NOT IN (?3, ?4)
-			AND g.ref_table NOT IN (SELECT value FROM json_each(?6))
 			AND EXISTS (SELECT 1 FROM tables r WHERE r.release = ?1 AND r.connection = ?2 AND r.name = g.ref_table)),
 	na(m) AS (
 		SELECT table_name FROM foreign_keys WHERE release = ?1 AND ref_connection = ?2 AND ref_table = ?3 AND connection = ?2
 		UNION ALL SELECT m FROM oa),
 	nb(m) AS (
 		SELECT table_name FROM foreign_keys WHERE release = ?1 AND ref_connection = ?2 AND ref_table = ?4 AND connection = ?2
-		UNION ALL SELECT m FROM ob)
-SELECT a.table_name, f.ref_table, f.table_name, f.position
-FROM foreign_keys a CROSS JOIN foreign_keys f ON f.table_id = a.table_id
-WHERE a.release = ?1 AND a.ref_connection = ?2 AND a.ref_table = ?3 AND a.connection = ?2 AND a.table_name NOT IN (?3, ?4)
-	AND a.table_name NOT IN (SELECT value FROM json_each(?6))
-	AND f.ref_connection = ?2 AND f.ref_table NOT IN (?3, ?4, a.table_name) AND f.ref_table IN nb
-	AND f.ref_table NOT IN (SELECT value FROM json_each(?6))
-UNION
-SELECT t.name, f.ref_table, f.table_name, f.position
-FROM oa CROSS JOIN tables t ON t.release = ?1 AND t.connection = ?2 AND t.name = oa.m
-JOIN foreign_keys f ON f.table_id = t.id
-WHERE f.ref_connection = ?2 AND f.ref_table NOT IN (?3, ?4, t.name) AND f.ref_table IN nb
-	AND f.ref_table NOT IN (SELECT value FROM json_each(?6))
-UNION
-SELECT f.ref_table, b.table_name, f.table_name, f.position
-FROM foreign_keys b CROSS JOIN foreign_keys f ON f.table_id = b.table_id
-WHERE b.release = ?1 AND b.ref_connection = ?2 AND b.ref_table = ?4 AND b.connection = ?2 AND b.table_name NOT IN (?3, ?4)
-	AND b.table_name NOT IN (SELECT value FROM json_each(?6))
-	AND f.ref_connection = ?2 AND f.ref_table NOT IN (?3, ?4, b.table_name) AND f.ref_table IN na
-	AND f.ref_table NOT IN (SELECT value FROM json_each(?6))
-UNION
-SELECT f.ref_table, t.name, f.table_name, f.position
-FROM ob CROSS JOIN tables t ON t.release = ?1 AND t.connection = ?2 AND t.name = ob.m
-JOIN foreign_keys f ON f.table_id = t.id
-WHERE f.ref_connection = ?2 AND f.ref_table NOT IN (?3, ?4, t.name) AND f.ref_table IN na
-	AND f.ref_table NOT IN (SELECT value FROM json_each(?6))
+		UNION ALL SELECT m FROM ob),
+	keys(m1, m2, owner, pos) AS (
+		SELECT a.table_name, f.ref_table, f.table_name, f.position
+		FROM foreign_keys a CROSS JOIN foreign_keys f ON f.table_id = a.table_id
+		WHERE a.release = ?1 AND a.ref_connection = ?2 AND a.ref_table = ?3 AND a.connection = ?2 AND a.table_name NOT IN (?3, ?4)
+			AND f.ref_connection = ?2 AND f.ref_table NOT IN (?3, ?4, a.table_name) AND f.ref_table IN nb
+		UNION
+		SELECT t.name, f.ref_table, f.table_name, f.position
+		FROM oa CROSS JOIN tables t ON t.release = ?1 AND t.connection = ?2 AND t.name = oa.m
+		JOIN foreign_keys f ON f.table_id = t.id
+		WHERE f.ref_connection = ?2 AND f.ref_table NOT IN (?3, ?4, t.name) AND f.ref_table IN nb
+		UNION
+		SELECT f.ref_table, b.table_name, f.table_name, f.position
+		FROM foreign_keys b CROSS JOIN foreign_keys f ON f.table_id = b.table_id
+		WHERE b.release = ?1 AND b.ref_connection = ?2 AND b.ref_table = ?4 AND b.connection = ?2 AND b.table_name NOT IN (?3, ?4)
+			AND f.ref_connection = ?2 AND f.ref_table NOT IN (?3, ?4, b.table_name) AND f.ref_table IN na
+		UNION
+		SELECT f.ref_table, t.name, f.table_name, f.position
+		FROM ob CROSS JOIN tables t ON t.release = ?1 AND t.connection = ?2 AND t.name = ob.m
+		JOIN foreign_keys f ON f.table_id = t.id
+		WHERE f.ref_connection = ?2 AND f.ref_table NOT IN (?3, ?4, t.name) AND f.ref_table IN na)
+SELECT m1, m2, owner, pos FROM keys
+WHERE m1 NOT IN (SELECT value FROM json_each(?6)) AND m2 NOT IN (SELECT value FROM json_each(?6))
 ORDER BY 1, 2, 3, 4 LIMIT ?5`)
 )
 
