@@ -83,10 +83,11 @@ ORDER BY 1 LIMIT ?5`)
 	// ?1, between a table M1 joined to ?3 and a table M2 joined to ?4, M1
 	// and M2 other than ?3, ?4 and those of ?6, by M1, M2, the key's table
 	// and position. Each row: M1, M2, holding table, position. The keys
-	// held by a table of one side (oa, ob: those an end points at; the
-	// range of those pointing at it), into the other side (na, nb: the
-	// same, as lists SQLite builds once). CROSS JOIN keeps the sides the
-	// outer loops.
+	// held by a table of one side (the range of those pointing at an end;
+	// oa, ob: those an end points at) into the other side: for the range,
+	// the other side as a list SQLite builds once (na, nb); for the few
+	// tables an end points at, a lookup in the other end's range. CROSS
+	// JOIN keeps the sides the outer loops.
 	qJoinMiddleKeys = readQuery(`
 WITH
 	oa(m) AS (
@@ -112,7 +113,9 @@ WITH
 		SELECT t.name, f.ref_table, f.table_name, f.position
 		FROM oa CROSS JOIN tables t ON t.release = ?1 AND t.connection = ?2 AND t.name = oa.m
 		JOIN foreign_keys f ON f.table_id = t.id
-		WHERE f.ref_connection = ?2 AND f.ref_table NOT IN (?3, ?4, t.name) AND f.ref_table IN nb
+		WHERE f.ref_connection = ?2 AND f.ref_table NOT IN (?3, ?4, t.name)
+			AND (f.ref_table IN ob OR EXISTS (SELECT 1 FROM foreign_keys x WHERE x.release = ?1 AND x.ref_connection = ?2
+				AND x.ref_table = ?4 AND x.connection = ?2 AND x.table_name = f.ref_table))
 		UNION
 		SELECT f.ref_table, b.table_name, f.table_name, f.position
 		FROM foreign_keys b CROSS JOIN foreign_keys f ON f.table_id = b.table_id
@@ -122,7 +125,9 @@ WITH
 		SELECT f.ref_table, t.name, f.table_name, f.position
 		FROM ob CROSS JOIN tables t ON t.release = ?1 AND t.connection = ?2 AND t.name = ob.m
 		JOIN foreign_keys f ON f.table_id = t.id
-		WHERE f.ref_connection = ?2 AND f.ref_table NOT IN (?3, ?4, t.name) AND f.ref_table IN na)
+		WHERE f.ref_connection = ?2 AND f.ref_table NOT IN (?3, ?4, t.name)
+			AND (f.ref_table IN oa OR EXISTS (SELECT 1 FROM foreign_keys x WHERE x.release = ?1 AND x.ref_connection = ?2
+				AND x.ref_table = ?3 AND x.connection = ?2 AND x.table_name = f.ref_table)))
 SELECT m1, m2, owner, pos FROM keys
 WHERE m1 NOT IN (SELECT value FROM json_each(?6)) AND m2 NOT IN (SELECT value FROM json_each(?6))
 ORDER BY 1, 2, 3, 4 LIMIT ?5`)
