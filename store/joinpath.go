@@ -86,8 +86,8 @@ import (
 // tables it passed by. The work bounds never cut paths of 1 and 2 joins,
 // and those of 3 joins only when the two tables have more than
 // joinLookupBudget referring keys together: unless the answer's bytes ran
-// out, a cut answer holds every path of up to 2 joins (3, mostly), up to
-// limit.
+// out, a cut answer holds every path of up to 2 joins, and of up to 3
+// unless those keys are more, up to limit.
 //
 // Order: by number of joins, then hop by hop from "from": the name of the
 // next table, then the foreign key taken to it (the name of the table that
