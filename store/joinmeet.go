@@ -40,28 +40,46 @@ SELECT count(*) FROM (SELECT 1 FROM foreign_keys
 	// ?3, ?4 and those of ?6, joined by a key to both ?3 and ?4 in
 	// connection ?2 of release ?1: those pointing at both, each of ?3's
 	// referrers looked up among ?4's (so ?3 should be the end with fewer);
-	// those an end points at, if joined to the other.
+	// those an end points at (ox, oy: each once, however many keys lead
+	// there), if joined to the other.
 	qJoinMiddlesByLookup = readQuery(`
+WITH
+	ox(m) AS (
+		SELECT DISTINCT g.ref_table FROM tables t JOIN foreign_keys g ON g.table_id = t.id
+		WHERE t.release = ?1 AND t.connection = ?2 AND t.name = ?3 AND g.ref_connection = ?2 AND g.ref_table NOT IN (?3, ?4)
+			AND EXISTS (SELECT 1 FROM tables r WHERE r.release = ?1 AND r.connection = ?2 AND r.name = g.ref_table)),
+	oy(m) AS (
+		SELECT DISTINCT g.ref_table FROM tables t JOIN foreign_keys g ON g.table_id = t.id
+		WHERE t.release = ?1 AND t.connection = ?2 AND t.name = ?4 AND g.ref_connection = ?2 AND g.ref_table NOT IN (?3, ?4)
+			AND EXISTS (SELECT 1 FROM tables r WHERE r.release = ?1 AND r.connection = ?2 AND r.name = g.ref_table))
 SELECT fx.table_name FROM foreign_keys fx
 WHERE fx.release = ?1 AND fx.ref_connection = ?2 AND fx.ref_table = ?3 AND fx.connection = ?2 AND fx.table_name NOT IN (?3, ?4)
 	AND EXISTS (SELECT 1 FROM foreign_keys fy WHERE fy.release = ?1 AND fy.ref_connection = ?2 AND fy.ref_table = ?4
 		AND fy.connection = ?2 AND fy.table_name = fx.table_name)
 	AND fx.table_name NOT IN (SELECT value FROM json_each(?6))
 UNION
-SELECT g.ref_table FROM tables t JOIN foreign_keys g ON g.table_id = t.id
-WHERE t.release = ?1 AND t.connection = ?2 AND t.name IN (?3, ?4) AND g.ref_connection = ?2 AND g.ref_table NOT IN (?3, ?4)
-	AND g.ref_table NOT IN (SELECT value FROM json_each(?6))
-	AND EXISTS (SELECT 1 FROM tables r WHERE r.release = ?1 AND r.connection = ?2 AND r.name = g.ref_table)
-	AND (EXISTS (SELECT 1 FROM foreign_keys f WHERE f.release = ?1 AND f.ref_connection = ?2 AND f.connection = ?2
-			AND f.ref_table = iif(t.name = ?3, ?4, ?3) AND f.table_name = g.ref_table)
-		OR EXISTS (SELECT 1 FROM tables o JOIN foreign_keys h ON h.table_id = o.id WHERE o.release = ?1 AND o.connection = ?2
-			AND o.name = iif(t.name = ?3, ?4, ?3) AND h.ref_connection = ?2 AND h.ref_table = g.ref_table))
+SELECT m FROM ox
+WHERE m NOT IN (SELECT value FROM json_each(?6)) AND (m IN oy OR EXISTS (SELECT 1 FROM foreign_keys f
+	WHERE f.release = ?1 AND f.ref_connection = ?2 AND f.ref_table = ?4 AND f.connection = ?2 AND f.table_name = ox.m))
+UNION
+SELECT m FROM oy
+WHERE m NOT IN (SELECT value FROM json_each(?6)) AND EXISTS (SELECT 1 FROM foreign_keys f
+	WHERE f.release = ?1 AND f.ref_connection = ?2 AND f.ref_table = ?3 AND f.connection = ?2 AND f.table_name = oy.m)
 ORDER BY 1 LIMIT ?5`)
 
 	// qJoinMiddlesByMerge is qJoinMiddlesByLookup for two ends with many
 	// referrers: the tables pointing at both are the intersection of the
 	// two ranges, which SQLite merges in order.
 	qJoinMiddlesByMerge = readQuery(`
+WITH
+	ox(m) AS (
+		SELECT DISTINCT g.ref_table FROM tables t JOIN foreign_keys g ON g.table_id = t.id
+		WHERE t.release = ?1 AND t.connection = ?2 AND t.name = ?3 AND g.ref_connection = ?2 AND g.ref_table NOT IN (?3, ?4)
+			AND EXISTS (SELECT 1 FROM tables r WHERE r.release = ?1 AND r.connection = ?2 AND r.name = g.ref_table)),
+	oy(m) AS (
+		SELECT DISTINCT g.ref_table FROM tables t JOIN foreign_keys g ON g.table_id = t.id
+		WHERE t.release = ?1 AND t.connection = ?2 AND t.name = ?4 AND g.ref_connection = ?2 AND g.ref_table NOT IN (?3, ?4)
+			AND EXISTS (SELECT 1 FROM tables r WHERE r.release = ?1 AND r.connection = ?2 AND r.name = g.ref_table))
 SELECT table_name FROM foreign_keys
 WHERE release = ?1 AND ref_connection = ?2 AND ref_table = ?3 AND connection = ?2 AND table_name NOT IN (?3, ?4)
 	AND table_name NOT IN (SELECT value FROM json_each(?6))
@@ -69,46 +87,48 @@ INTERSECT
 SELECT table_name FROM foreign_keys
 WHERE release = ?1 AND ref_connection = ?2 AND ref_table = ?4 AND connection = ?2
 UNION
-SELECT g.ref_table FROM tables t JOIN foreign_keys g ON g.table_id = t.id
-WHERE t.release = ?1 AND t.connection = ?2 AND t.name IN (?3, ?4) AND g.ref_connection = ?2 AND g.ref_table NOT IN (?3, ?4)
-	AND g.ref_table NOT IN (SELECT value FROM json_each(?6))
-	AND EXISTS (SELECT 1 FROM tables r WHERE r.release = ?1 AND r.connection = ?2 AND r.name = g.ref_table)
-	AND (EXISTS (SELECT 1 FROM foreign_keys f WHERE f.release = ?1 AND f.ref_connection = ?2 AND f.connection = ?2
-			AND f.ref_table = iif(t.name = ?3, ?4, ?3) AND f.table_name = g.ref_table)
-		OR EXISTS (SELECT 1 FROM tables o JOIN foreign_keys h ON h.table_id = o.id WHERE o.release = ?1 AND o.connection = ?2
-			AND o.name = iif(t.name = ?3, ?4, ?3) AND h.ref_connection = ?2 AND h.ref_table = g.ref_table))
+SELECT m FROM ox
+WHERE m NOT IN (SELECT value FROM json_each(?6)) AND (m IN oy OR EXISTS (SELECT 1 FROM foreign_keys f
+	WHERE f.release = ?1 AND f.ref_connection = ?2 AND f.ref_table = ?4 AND f.connection = ?2 AND f.table_name = ox.m))
+UNION
+SELECT m FROM oy
+WHERE m NOT IN (SELECT value FROM json_each(?6)) AND EXISTS (SELECT 1 FROM foreign_keys f
+	WHERE f.release = ?1 AND f.ref_connection = ?2 AND f.ref_table = ?3 AND f.connection = ?2 AND f.table_name = oy.m)
 ORDER BY 1 LIMIT ?5`)
 
 	// qJoinMiddleKeys lists the first ?5 keys, in connection ?2 of release
 	// ?1, between a table M1 joined to ?3 and a table M2 joined to ?4, M1
 	// and M2 other than ?3, ?4 and those of ?6, by M1, M2, the key's table
 	// and position. Each row: M1, M2, holding table, position. The keys
-	// held by a table of one side (the range of those pointing at an end;
-	// oa, ob: those an end points at) into the other side: for the range,
-	// the other side as a list SQLite builds once (na, nb); for the few
-	// tables an end points at, a lookup in the other end's range. CROSS
-	// JOIN keeps the sides the outer loops.
+	// held by a table of one side (ra, rb: those pointing at an end, each
+	// once however many keys it has there; oa, ob: those an end points
+	// at) into the other side: for the tables pointing at an end, the
+	// other side as lists SQLite builds once; for the few an end points
+	// at, a lookup in the other end's range. CROSS JOIN keeps the sides
+	// the outer loops.
 	qJoinMiddleKeys = readQuery(`
 WITH
+	ra(m, tid) AS (
+		SELECT table_name, min(table_id) FROM foreign_keys
+		WHERE release = ?1 AND ref_connection = ?2 AND ref_table = ?3 AND connection = ?2 AND table_name NOT IN (?3, ?4)
+		GROUP BY table_name),
+	rb(m, tid) AS (
+		SELECT table_name, min(table_id) FROM foreign_keys
+		WHERE release = ?1 AND ref_connection = ?2 AND ref_table = ?4 AND connection = ?2 AND table_name NOT IN (?3, ?4)
+		GROUP BY table_name),
 	oa(m) AS (
-		SELECT g.ref_table FROM tables t JOIN foreign_keys g ON g.table_id = t.id
+		SELECT DISTINCT g.ref_table FROM tables t JOIN foreign_keys g ON g.table_id = t.id
 		WHERE t.release = ?1 AND t.connection = ?2 AND t.name = ?3 AND g.ref_connection = ?2 AND g.ref_table NOT IN (?3, ?4)
 			AND EXISTS (SELECT 1 FROM tables r WHERE r.release = ?1 AND r.connection = ?2 AND r.name = g.ref_table)),
 	ob(m) AS (
-		SELECT g.ref_table FROM tables t JOIN foreign_keys g ON g.table_id = t.id
+		SELECT DISTINCT g.ref_table FROM tables t JOIN foreign_keys g ON g.table_id = t.id
 		WHERE t.release = ?1 AND t.connection = ?2 AND t.name = ?4 AND g.ref_connection = ?2 AND g.ref_table NOT IN (?3, ?4)
 			AND EXISTS (SELECT 1 FROM tables r WHERE r.release = ?1 AND r.connection = ?2 AND r.name = g.ref_table)),
-	na(m) AS (
-		SELECT table_name FROM foreign_keys WHERE release = ?1 AND ref_connection = ?2 AND ref_table = ?3 AND connection = ?2
-		UNION ALL SELECT m FROM oa),
-	nb(m) AS (
-		SELECT table_name FROM foreign_keys WHERE release = ?1 AND ref_connection = ?2 AND ref_table = ?4 AND connection = ?2
-		UNION ALL SELECT m FROM ob),
 	keys(m1, m2, owner, pos) AS (
-		SELECT a.table_name, f.ref_table, f.table_name, f.position
-		FROM foreign_keys a CROSS JOIN foreign_keys f ON f.table_id = a.table_id
-		WHERE a.release = ?1 AND a.ref_connection = ?2 AND a.ref_table = ?3 AND a.connection = ?2 AND a.table_name NOT IN (?3, ?4)
-			AND f.ref_connection = ?2 AND f.ref_table NOT IN (?3, ?4, a.table_name) AND f.ref_table IN nb
+		SELECT ra.m, f.ref_table, f.table_name, f.position
+		FROM ra CROSS JOIN foreign_keys f ON f.table_id = ra.tid
+		WHERE f.ref_connection = ?2 AND f.ref_table NOT IN (?3, ?4, ra.m)
+			AND (f.ref_table IN (SELECT m FROM rb) OR f.ref_table IN ob)
 		UNION
 		SELECT t.name, f.ref_table, f.table_name, f.position
 		FROM oa CROSS JOIN tables t ON t.release = ?1 AND t.connection = ?2 AND t.name = oa.m
@@ -117,10 +137,10 @@ WITH
 			AND (f.ref_table IN ob OR EXISTS (SELECT 1 FROM foreign_keys x WHERE x.release = ?1 AND x.ref_connection = ?2
 				AND x.ref_table = ?4 AND x.connection = ?2 AND x.table_name = f.ref_table))
 		UNION
-		SELECT f.ref_table, b.table_name, f.table_name, f.position
-		FROM foreign_keys b CROSS JOIN foreign_keys f ON f.table_id = b.table_id
-		WHERE b.release = ?1 AND b.ref_connection = ?2 AND b.ref_table = ?4 AND b.connection = ?2 AND b.table_name NOT IN (?3, ?4)
-			AND f.ref_connection = ?2 AND f.ref_table NOT IN (?3, ?4, b.table_name) AND f.ref_table IN na
+		SELECT f.ref_table, rb.m, f.table_name, f.position
+		FROM rb CROSS JOIN foreign_keys f ON f.table_id = rb.tid
+		WHERE f.ref_connection = ?2 AND f.ref_table NOT IN (?3, ?4, rb.m)
+			AND (f.ref_table IN (SELECT m FROM ra) OR f.ref_table IN oa)
 		UNION
 		SELECT f.ref_table, t.name, f.table_name, f.position
 		FROM ob CROSS JOIN tables t ON t.release = ?1 AND t.connection = ?2 AND t.name = ob.m

@@ -53,6 +53,8 @@ func linkRelease() *snapshot.Snapshot {
 		snap.Tables = append(snap.Tables, t)
 	}
 	add("tenants", key{"plan_id", "r_07000_plan"}, key{"owner_id", "r_02000_owner"})
+	snap.Tables[0].Columns = append(snap.Tables[0].Columns, snapshot.Column{Name: "region", Type: "text"})
+	snap.Tables[0].PrimaryKey = []string{"id", "region"}
 	add("users", key{"plan_id", "r_07000_plan"}, key{"audit_id", "zz_audit"})
 	add("orgs")
 	add("teams")

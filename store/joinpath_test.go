@@ -287,3 +287,57 @@ func TestJoinPathBetweenHubsReadsLittle(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A table holding 2,000 keys to a hub that 1,000 leaves point at: each of
+// its keys is a path of its own, and a meeting looks at its own keys once,
+// not once per key (which made a 4-join search between two leaves read
+// 2,000 x 2,000 keys).
+func TestJoinPathParallelKeysAtScale(t *testing.T) {
+	s := openStore(t)
+	id := []snapshot.Column{{Name: "id", Type: "int"}}
+	snap := &snapshot.Snapshot{
+		Release: snapshot.Release{ID: "rel_many", Project: "joins", Environment: "dev", Version: 1, CreatedAt: "2026-11-01T10:00:00Z"},
+		Origin:  snapshot.Origin{Source: snapshot.SourceImport, Digest: "sha256:" + strings.Repeat("0", 64), SyncedAt: "2026-11-01T10:00:00Z"},
+		Tables: []snapshot.Table{{Name: "hub", Connection: "main", Columns: id, PrimaryKey: []string{"id"}},
+			{Name: "other", Connection: "main", Columns: id, PrimaryKey: []string{"id"}}},
+	}
+	many := snapshot.Table{Name: "many", Connection: "main", Columns: id}
+	for i := range 2_000 {
+		col := fmt.Sprintf("hub_%04d", i)
+		many.Columns = append(many.Columns, snapshot.Column{Name: col, Type: "int"})
+		many.ForeignKeys = append(many.ForeignKeys, snapshot.ForeignKey{Columns: []string{col}, RefTable: "hub", RefColumns: []string{"id"}})
+	}
+	many.Columns = append(many.Columns, snapshot.Column{Name: "other_id", Type: "int"})
+	many.ForeignKeys = append(many.ForeignKeys, snapshot.ForeignKey{Columns: []string{"other_id"}, RefTable: "other", RefColumns: []string{"id"}})
+	snap.Tables = append(snap.Tables, many)
+	for i := range 1_000 {
+		snap.Tables = append(snap.Tables, snapshot.Table{Name: fmt.Sprintf("leaf_%05d", i), Connection: "main",
+			Columns:     []snapshot.Column{{Name: "id", Type: "int"}, {Name: "hub_id", Type: "int"}},
+			ForeignKeys: []snapshot.ForeignKey{{Columns: []string{"hub_id"}, RefTable: "hub", RefColumns: []string{"id"}}}})
+	}
+	put(t, s, snap, true)
+	via := func(k int) path {
+		return path{[]string{"leaf_00001", "hub", "many", "other"},
+			[]string{"hub.id = leaf_00001.hub_id", fmt.Sprintf("many.hub_%04d = hub.id", k), "other.id = many.other_id"}}
+	}
+	for _, tc := range []struct {
+		req  JoinPathRequest
+		want []path
+	}{
+		{JoinPathRequest{From: "leaf_00001", To: "other"}, []path{via(0), via(1), via(2)}},
+		{JoinPathRequest{From: "leaf_00001", To: "leaf_00002", Limit: 10},
+			[]path{{[]string{"leaf_00001", "hub", "leaf_00002"}, []string{"hub.id = leaf_00001.hub_id", "leaf_00002.hub_id = hub.id"}}}},
+	} {
+		got, err := s.JoinPaths(context.Background(), joinsDev, tc.req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		short := []path{}
+		for _, p := range got.Paths {
+			short = append(short, path{p.Tables, p.Joins})
+		}
+		if diff := gocmp.Diff(tc.want, short); diff != "" || got.Truncated {
+			t.Errorf("%s to %s: paths (-want +got):\n%s\ntruncated = %v, want false", tc.req.From, tc.req.To, diff, got.Truncated)
+		}
+	}
+}

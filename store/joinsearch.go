@@ -284,6 +284,9 @@ func (js *joinSearch) walk(n int) {
 		if !ok {
 			return false
 		}
+		// A table the walk just entered from v and found no path through:
+		// parallel keys to it come next and would find none either.
+		dead := ""
 		for i := 0; ; i++ {
 			e, ok := it.at(i)
 			if !ok {
@@ -295,7 +298,7 @@ func (js *joinSearch) walk(n int) {
 				return false
 			}
 			w := e.other(v)
-			if onPath[w] || (w == js.to && l > 1) || js.toGo(w) > l-1 {
+			if w == dead || onPath[w] || (w == js.to && l > 1) || js.toGo(w) > l-1 {
 				continue
 			}
 			if js.needsProbe(w, l-1) && !js.prefetch(v, it, i, l-1, onPath) {
@@ -303,11 +306,15 @@ func (js *joinSearch) walk(n int) {
 			}
 			onPath[w] = true
 			tables, hops = append(tables, w), append(hops, e)
+			found := len(js.paths)
 			ok = step(w)
 			tables, hops = tables[:len(tables)-1], hops[:len(hops)-1]
 			delete(onPath, w)
 			if !ok {
 				return false
+			}
+			if dead = ""; len(js.paths) == found {
+				dead = w
 			}
 		}
 	}
