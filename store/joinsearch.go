@@ -46,7 +46,7 @@ type joinSearch struct {
 	radius   [2]int
 	done     [2]bool // the side's whole component is read
 	blocked  [2]bool // the side's next level is more than the budget left
-	edges    int     // distinct edges read, and pairs of tables probed (see joinadj.go)
+	edges    int     // distinct edges read, pairs of tables probed (joinadj.go), closeCost a meeting (joinclose.go)
 	steps    int     // partial paths extended
 
 	byKey  map[joinKey]*joinEdge  // every edge object, one per key
