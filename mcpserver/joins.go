@@ -23,9 +23,11 @@ type JoinPathInput struct {
 // JoinPathOutput is the output of schema_join_path.
 type JoinPathOutput struct {
 	Paths []JoinPath `json:"paths" jsonschema:"the join paths, fewest joins first; empty when no foreign keys join the tables within maxHops"`
-	// Truncated is set when the search stopped at its work bound (a table
-	// that very many keys point at) or a path did not fit in the answer.
-	Truncated bool `json:"truncated,omitempty" jsonschema:"the search was cut short: the paths given are the shortest found, but others with more joins than the last may exist"`
+	// Truncated is set when the search stopped at one of its work bounds
+	// (around a table that very many keys point at) or a path did not fit
+	// in the answer, before it had limit paths or had ruled out every
+	// other path of up to maxHops joins (store.JoinPaths.Truncated).
+	Truncated bool `json:"truncated,omitempty" jsonschema:"the search was cut short: the paths given are the first in order, none is missing before the last one, but more may exist after it (as many joins or more); paths of 1 and 2 joins are always searched whole"`
 }
 
 // JoinPath is one way to join two tables.

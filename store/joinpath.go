@@ -15,31 +15,50 @@ import (
 // into another connection and one of a table to itself are no edges: no
 // simple path between two tables can use them.
 //
-// The search is a breadth-first search from both ends at once, driven by
-// SQL reads: each step reads the foreign keys of a whole level of one side
-// (the side with fewer tables on its frontier) in one statement, so a
-// search costs a handful of statements, and a table referenced by hundreds
-// of others is read once. After r steps from "from" and s from "to", every
-// table within r joins of "from" and within s of "to" is known with its
-// distance to each end, and the edges read are exactly those every path of
-// up to r+s joins uses. Paths of n joins are then listed by a depth-first
-// walk from "from" that leaves out every table farther from "to" than the
-// joins left (its distance to "to" is known, or more than s): a walk only
-// enters tables that lie on some path of n joins, so it does little more
-// work than the paths it lists. Lengths are tried from 1 join up, widening
-// the search only when a longer path is needed, until limit paths are
-// found or maxHops is reached.
+// Meeting in the middle. The paths of 1, 2 and 3 joins come from SQL
+// alone (joinmeet.go): for each length one statement finds what lies in
+// the middle, whatever the tables' fan-out, and the keys to the ends are
+// then read by primary key. 1 join: the keys between the two tables, by primary
+// key. 2 joins: through the tables joined to both ends, N(from) ∩ N(to),
+// where the tables pointing at a table are one range of foreign_keys'
+// primary key, in name order: those pointing at both ends are a merge of
+// two ranges (or, when one end has few, a lookup of each of them in the
+// other's range), and the few tables an end points at are looked up in
+// the other's neighbours. 3 joins: through a key between a table of
+// N(from) and one of N(to), which one of the two holds: the own keys of
+// each side's tables that point into the other side, one lookup per
+// neighbour. Each statement stops at the first tables (or keys) in the
+// answer's order, as many as paths are still wanted. So between two hubs
+// that 10,000 tables each point at, the 2-join paths through the tables
+// that point at both, sorted after all the others, come from one merge
+// (issue 36 found "[]", truncated, both ways).
 //
-// Hubs. A level is read only while it fits in the budget: the level of a
-// table that 10,000 others point at does not. Then the walk reads what it
-// needs for itself (joinadj.go, joinprobe.go): a table's edges a page at a
-// time in walk order, so that a walk that finds its paths among the first
-// tables pointing at a hub stops there; and the edges between a table and
-// the few tables on side 1's frontier by primary key, a batch of tables at
-// a time. So between two hubs that 10,000 tables point at, the 2-join
-// paths through the first of them come from a page of the one hub's
-// referrers and a probe of their keys to the other: a few hundred keys,
-// not 20,000.
+// Longer paths. A breadth-first search runs from both ends at once,
+// driven by SQL reads: each step reads the foreign keys of a whole level
+// of one side (the side with fewer tables on its frontier) in one
+// statement, so a search costs a handful of statements, and a table
+// referenced by hundreds of others is read once. After r steps from
+// "from" and s from "to", every table within r joins of "from" and within
+// s of "to" is known with its distance to each end, and the edges read
+// are exactly those every path of up to r+s joins uses. Paths of n joins
+// are then listed by a depth-first walk from "from" that leaves out every
+// table farther from "to" than the joins left (its distance to "to" is
+// known, or more than s): a walk only enters tables that lie on some path
+// of n joins, so it does little more work than the paths it lists.
+// Lengths are tried from 4 joins up, widening the search only when a
+// longer path is needed, until limit paths are found or maxHops is
+// reached.
+//
+// Hubs on longer paths. A level is read only while it fits in the
+// budget: the level of a table that 10,000 others point at does not. Then
+// the walk reads what it needs for itself. At a table more than a page of
+// keys point at, with 2 or 3 joins left, it ends the path with a meeting
+// in the middle, as above, leaving out the tables the path holds
+// (joinclose.go). Elsewhere (joinadj.go, joinprobe.go) it reads a table's
+// edges a page at a time in walk order, so that a walk that finds its
+// paths among the first tables pointing at a hub stops there; and the
+// edges between a table and the few tables on side 1's frontier by
+// primary key, a batch of tables at a time.
 //
 // A recursive CTE was the other way: one statement, but it grows every
 // partial path from one end, unpruned, so that two hubs four joins apart
@@ -47,15 +66,28 @@ import (
 // the cheaper side. Here SQL does the reading, by index ranges, and Go the
 // bookkeeping a search needs.
 //
-// The work is bounded, not just the answer: a search reads at most
+// The work is bounded, not just the answer. The meeting of 2 joins
+// between "from" and "to" is one statement, a merge of two ranges at
+// most. The meetings of 3 joins, and a walk's, look up at most
+// joinLookupBudget referring keys together (counted before each meeting,
+// by a count that stops at what is left). A walk reads at most
 // joinEdgeBudget distinct foreign keys, the pairs of tables its probes ask
-// about included (plus, once a side, a level it found too big to take),
-// and extends at most joinStepBudget partial paths. When a bound stops it,
-// the answer holds the paths found so far, still the first in order, and
-// says it was cut (Truncated): a path that belongs in the answer may be
-// unexplored. A search that lists limit paths, or every path of up to
-// maxHops joins, within the bounds is whole, however big the tables it
-// passed by.
+// about and closeCost for each of its meetings included (plus, once a
+// side, a level it found too big to take), and extends at most
+// joinStepBudget partial paths.
+//
+// Truncated. The answer always holds the first paths of the order (below)
+// of at most maxHops joins: none is missing before the last one given.
+// Truncated says that more may exist after them that belong in the
+// answer: the search stopped at one of its bounds, or the next path did
+// not fit in the answer's bytes, before it had limit paths or had ruled
+// out every other path of up to maxHops joins. A search that lists limit
+// paths, or every path of up to maxHops joins, is whole, however big the
+// tables it passed by. The work bounds never cut paths of 1 and 2 joins,
+// and those of 3 joins only when the two tables have more than
+// joinLookupBudget referring keys together: unless the answer's bytes ran
+// out, a cut answer holds every path of up to 2 joins, and of up to 3
+// unless those keys are more, up to limit.
 //
 // Order: by number of joins, then hop by hop from "from": the name of the
 // next table, then the foreign key taken to it (the name of the table that
@@ -69,7 +101,7 @@ const (
 	DefaultJoinPaths = 3
 	MaxJoinPaths     = 10
 
-	joinEdgeBudget  = 5_000   // distinct foreign keys a search reads at most, and pairs it probes
+	joinEdgeBudget  = 5_000   // distinct foreign keys a walk reads at most, and pairs it probes
 	joinStepBudget  = 100_000 // partial paths a search extends at most
 	joinAnswerBytes = 60_000  // paths are added while the answer stays below this
 	unreachable     = 1 << 30 // a distance no path has
@@ -90,9 +122,12 @@ type JoinPathRequest struct {
 // JoinPaths is the answer of schema_join_path.
 type JoinPaths struct {
 	Paths []JoinPath
-	// Truncated is set when the search stopped at its work bound, or a
-	// path did not fit in the answer: a path that belongs after the last
-	// one given (more joins, or as many and later in order) may exist.
+	// Truncated is set when the search stopped at one of its bounds, or a
+	// path did not fit in the answer, before it had Limit paths or had
+	// ruled out every other path of up to MaxHops joins: a path that
+	// belongs after the last one given (more joins, or as many and later
+	// in order) may exist. None is missing before it. The work bounds
+	// never cut paths of 1 and 2 joins.
 	Truncated bool
 }
 

@@ -118,3 +118,62 @@ func BenchmarkJoinPathHubs(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkJoinPathLinks is one schema_join_path search on linkRelease
+// (joinpath_link_test.go), issue 36's hubs of 10,000 referrers each,
+// timing each call as BenchmarkJoinPath does:
+//
+//   - hubs-3: tenants to users, the first 3 of their 7 paths of 2 joins
+//     (through a_link, r_02000_owner, r_05000_link);
+//   - hubs-all: the same, limit 10 and maxHops 3: all 7, and no path of 3
+//     joins (a meeting in the middle of the hubs' 20,000 neighbours);
+//   - back-all: the same from users;
+//   - hub-3: r_00001_a to teams, maxHops 3: the one path, 3 joins through
+//     orgs, which 10,000 tables point at, and solo_link, sorted last;
+//   - leaf-leaf: r_00001_a to r_00001_b, 4 joins apart through a hub, a
+//     link and the other hub.
+func BenchmarkJoinPathLinks(b *testing.B) {
+	s := openBench(b)
+	ctx := context.Background()
+	if err := s.PutRelease(ctx, linkRelease(), store.FileState{}, true, nil); err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Optimize(ctx); err != nil {
+		b.Fatal(err)
+	}
+	links := store.Target{Project: "links", Environment: "dev"}
+	for _, bc := range []struct {
+		name string
+		req  store.JoinPathRequest
+	}{
+		{"hubs-3", store.JoinPathRequest{From: "tenants", To: "users"}},
+		{"hubs-all", store.JoinPathRequest{From: "tenants", To: "users", Limit: 10, MaxHops: 3}},
+		{"back-all", store.JoinPathRequest{From: "users", To: "tenants", Limit: 10, MaxHops: 3}},
+		{"hub-3", store.JoinPathRequest{From: "r_00001_a", To: "teams", MaxHops: 3}},
+		{"leaf-leaf", store.JoinPathRequest{From: "r_00001_a", To: "r_00001_b"}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			got, err := s.JoinPaths(ctx, links, bc.req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var times []time.Duration
+			b.ReportAllocs()
+			for b.Loop() {
+				start := time.Now()
+				if _, err := s.JoinPaths(ctx, links, bc.req); err != nil {
+					b.Fatal(err)
+				}
+				times = append(times, time.Since(start))
+			}
+			b.StopTimer()
+			slices.Sort(times)
+			b.ReportMetric(float64(len(got.Paths)), "paths")
+			if got.Truncated {
+				b.ReportMetric(1, "truncated")
+			}
+			b.ReportMetric(quantileMS(times, 0.50), "p50-ms")
+			b.ReportMetric(quantileMS(times, 0.99), "p99-ms")
+		})
+	}
+}

@@ -46,13 +46,16 @@ type joinSearch struct {
 	radius   [2]int
 	done     [2]bool // the side's whole component is read
 	blocked  [2]bool // the side's next level is more than the budget left
-	edges    int     // distinct edges read, and pairs of tables probed (see joinadj.go)
+	edges    int     // distinct edges read, pairs of tables probed (joinadj.go), closeCost a meeting (joinclose.go)
 	steps    int     // partial paths extended
 
 	byKey  map[joinKey]*joinEdge  // every edge object, one per key
 	lazy   map[string]*lazyAdj    // edges a walk paged, by table
 	probes map[string][]*joinEdge // edges a walk probed, by table; until a level is read
 	batch  int                    // pairs of tables the next prefetch may ask about
+
+	counts  map[string]referrerCount // keys pointing at tables, counted (joinclose.go)
+	lookups int                      // referrers that meetings looked up, against joinLookupBudget
 
 	paths     []JoinPath
 	bytes     int
@@ -65,13 +68,20 @@ func newJoinSearch(ctx context.Context, tx readTx, rel int64, from, to TableRef,
 		adj: map[string][]*joinEdge{}, sorted: map[string]bool{}, seen: map[joinKey]bool{}, full: map[string]bool{},
 		dist:     [2]map[string]int{{from.Name: 0}, {to.Name: 0}},
 		frontier: [2][]string{{from.Name}, {to.Name}},
-		byKey:    map[joinKey]*joinEdge{}, lazy: map[string]*lazyAdj{}, probes: map[string][]*joinEdge{}, batch: firstPage}
+		byKey:    map[joinKey]*joinEdge{}, lazy: map[string]*lazyAdj{}, probes: map[string][]*joinEdge{}, batch: firstPage,
+		counts: map[string]referrerCount{}}
 }
 
 // run lists the paths of 1 to maxHops joins, shortest first, until limit
 // are found or a bound stops the search.
 func (js *joinSearch) run(maxHops int) error {
 	for n := 1; n <= maxHops && len(js.paths) < js.limit && !js.truncated; n++ {
+		if n <= meetHops {
+			if !js.meet(n) {
+				return js.err
+			}
+			continue
+		}
 		for !js.done[0] && !js.done[1] && js.radius[0]+js.radius[1] < n {
 			side := js.pick()
 			if side < 0 {
@@ -267,10 +277,16 @@ func (js *joinSearch) walk(n int) {
 			}
 			return true
 		}
+		if meets, ok := js.closes(v, l); !ok || meets {
+			return ok && js.close(joinEnd{tables, hops}, l)
+		}
 		it, ok := js.edgesFor(v, l)
 		if !ok {
 			return false
 		}
+		// A table the walk just entered from v and found no path through:
+		// parallel keys to it come next and would find none either.
+		dead := ""
 		for i := 0; ; i++ {
 			e, ok := it.at(i)
 			if !ok {
@@ -282,7 +298,7 @@ func (js *joinSearch) walk(n int) {
 				return false
 			}
 			w := e.other(v)
-			if onPath[w] || (w == js.to && l > 1) || js.toGo(w) > l-1 {
+			if w == dead || onPath[w] || (w == js.to && l > 1) || js.toGo(w) > l-1 {
 				continue
 			}
 			if js.needsProbe(w, l-1) && !js.prefetch(v, it, i, l-1, onPath) {
@@ -290,11 +306,15 @@ func (js *joinSearch) walk(n int) {
 			}
 			onPath[w] = true
 			tables, hops = append(tables, w), append(hops, e)
+			found := len(js.paths)
 			ok = step(w)
 			tables, hops = tables[:len(tables)-1], hops[:len(hops)-1]
 			delete(onPath, w)
 			if !ok {
 				return false
+			}
+			if dead = ""; len(js.paths) == found {
+				dead = w
 			}
 		}
 	}
