@@ -264,7 +264,7 @@ func TestCheckUnknownRule(t *testing.T) {
 		t.Errorf("message %q should name the code and list every rule", msg)
 	}
 	// A logic code is a rule: nothing finds it yet.
-	got, first := checkAll(t, s, shopDev, CheckRequest{Codes: []string{"UNKNOWN_COLUMN"}})
+	got, first := checkAll(t, s, shopDev, CheckRequest{Codes: []string{snapshot.CodeUnknownColumn}})
 	if len(got) != 0 || first.Total != 0 {
 		t.Errorf("UNKNOWN_COLUMN: %d findings, total %d; want none", len(got), first.Total)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hubsnap/hubsnap/indexer/analysis"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // How a release writes the analysis of its logics (SPEC §11, migrations/
@@ -98,7 +99,7 @@ func analyzeRelease(ctx context.Context, tx *sql.Tx, release int64, a *analysis.
 		}
 		for _, l := range chunk {
 			if time.Since(start) > analysisBudget {
-				res := analysis.Analysis{Statement: analysis.StatementOther, Unjudged: overBudget}
+				res := snapshot.Analysis{Statement: snapshot.StatementOther, Unjudged: overBudget}
 				if err := w.add(ctx, l.id, &res); err != nil {
 					return fmt.Errorf("write analysis of logic %q: %w", l.logic.Name, err)
 				}
@@ -225,7 +226,7 @@ func (w *analysisWriter) batches() []*batch {
 }
 
 // add queues the rows of logic id's analysis.
-func (w *analysisWriter) add(ctx context.Context, id int64, res *analysis.Analysis) error {
+func (w *analysisWriter) add(ctx context.Context, id int64, res *snapshot.Analysis) error {
 	returns := res.Result != nil
 	if err := w.logics.add(ctx, id, res.Statement, returns, res.Unjudged, len(res.Result), len(res.Bindings),
 		len(res.Problems)); err != nil {

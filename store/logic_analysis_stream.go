@@ -84,7 +84,7 @@ func (w *ReleaseWriter) analyzeLogic(ctx context.Context, id int64, l *snapshot.
 		return nil
 	}
 	if time.Since(s.start) > analysisBudget {
-		res := analysis.Analysis{Statement: analysis.StatementOther, Unjudged: overBudget}
+		res := snapshot.Analysis{Statement: snapshot.StatementOther, Unjudged: overBudget}
 		return s.w.add(ctx, id, &res)
 	}
 	al := analysis.Logic{Name: l.Name, SQL: l.SQL}

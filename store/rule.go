@@ -3,6 +3,8 @@ package store
 import (
 	"slices"
 	"strings"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // The rules of `hubsnap snapshot check` and release_check (SPEC §11,
@@ -37,15 +39,15 @@ var Rules = []Rule{
 	{Code: CodeFKTypeMismatch},
 	{Code: CodeDuplicateForeignKey},
 	{Code: CodeMissingComment, OptIn: true},
-	{Code: "SYNTAX", Logic: true},
-	{Code: "UNKNOWN_TABLE", Logic: true},
-	{Code: "UNKNOWN_COLUMN", Logic: true},
-	{Code: "AMBIGUOUS_TABLE", Logic: true},
-	{Code: "AMBIGUOUS_COLUMN", Logic: true},
-	{Code: "UNDECLARED_PARAM", Logic: true},
-	{Code: "UNUSED_PARAM", Logic: true},
-	{Code: "PARAM_TYPE", Logic: true},
-	{Code: "MISSING_COLUMN", Logic: true},
+	{Code: snapshot.CodeSyntax, Logic: true},
+	{Code: snapshot.CodeUnknownTable, Logic: true},
+	{Code: snapshot.CodeUnknownColumn, Logic: true},
+	{Code: snapshot.CodeAmbiguousTable, Logic: true},
+	{Code: snapshot.CodeAmbiguousColumn, Logic: true},
+	{Code: snapshot.CodeUndeclaredParam, Logic: true},
+	{Code: snapshot.CodeUnusedParam, Logic: true},
+	{Code: snapshot.CodeParamType, Logic: true},
+	{Code: snapshot.CodeMissingColumn, Logic: true},
 }
 
 // RuleCodes returns the codes of Rules, in order.

@@ -5,16 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // Analyze analyses one logic against the release's catalog. It never
 // fails: what it cannot judge is said in Unjudged. Safe for concurrent
 // use.
-func (a *Analyzer) Analyze(ctx context.Context, c *Catalog, l Logic) (res Analysis) {
-	res = Analysis{Statement: StatementOther, Tables: []TableAccess{}, Bindings: []Binding{}, Problems: []Problem{}}
+func (a *Analyzer) Analyze(ctx context.Context, c *Catalog, l Logic) (res snapshot.Analysis) {
+	res = snapshot.Analysis{Statement: snapshot.StatementOther, Tables: []snapshot.TableAccess{}, Bindings: []snapshot.Binding{}, Problems: []snapshot.Problem{}}
 	defer func() {
 		if r := recover(); r != nil {
-			res = Analysis{Statement: res.Statement, Tables: []TableAccess{}, Bindings: []Binding{}, Problems: []Problem{},
+			res = snapshot.Analysis{Statement: res.Statement, Tables: []snapshot.TableAccess{}, Bindings: []snapshot.Binding{}, Problems: []snapshot.Problem{},
 				Unjudged: fmt.Sprintf("analysis failed: %v", r)}
 		}
 	}()
@@ -58,7 +60,7 @@ func (a *Analyzer) Analyze(ctx context.Context, c *Catalog, l Logic) (res Analys
 		case !c.allPostgres:
 			res.Unjudged = "PostgreSQL rejects the SQL, but the release also has connections of other engines the SQL may be written for: " + pe.Message
 		default:
-			p := Problem{Code: CodeSyntax, Message: pe.Message}
+			p := snapshot.Problem{Code: snapshot.CodeSyntax, Message: pe.Message}
 			if pe.Cursorpos > 0 {
 				p.Position = rw.Position(byteOffset(rw.SQL, pe.Cursorpos))
 			}
@@ -108,14 +110,14 @@ func (a *Analyzer) Analyze(ctx context.Context, c *Catalog, l Logic) (res Analys
 	case returns && !known:
 		res.Unjudged = firstNonEmpty(s.partial, "the columns of a row are not all known")
 	case returns:
-		res.Result = make([]ResultColumn, 0, len(cols))
+		res.Result = make([]snapshot.ResultColumn, 0, len(cols))
 		for _, c := range cols {
-			rc := ResultColumn{Name: c.name, Type: c.t.String(), Nullable: !c.notNull}
+			rc := snapshot.ResultColumn{Name: c.name, Type: c.t.String(), Nullable: !c.notNull}
 			if c.snapType != "" {
 				rc.Type = c.snapType
 			}
 			if c.src != nil {
-				rc.Source = &Source{Table: c.src.table.name, Column: c.src.info().name}
+				rc.Source = &snapshot.ColumnSource{Table: c.src.table.name, Column: c.src.info().name}
 			}
 			res.Result = append(res.Result, rc)
 		}
@@ -213,17 +215,17 @@ func (s *state) choose() map[string]*tableInfo {
 func statementKind(n *node) string {
 	switch {
 	case n.SelectStmt != nil:
-		return StatementSelect
+		return snapshot.StatementSelect
 	case n.InsertStmt != nil:
-		return StatementInsert
+		return snapshot.StatementInsert
 	case n.UpdateStmt != nil:
-		return StatementUpdate
+		return snapshot.StatementUpdate
 	case n.DeleteStmt != nil:
-		return StatementDelete
+		return snapshot.StatementDelete
 	case n.MergeStmt != nil:
-		return StatementMerge
+		return snapshot.StatementMerge
 	}
-	return StatementOther
+	return snapshot.StatementOther
 }
 
 // isResourceError reports parser errors that are limits of the parser,

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // badInputs are SQL at the 48 KiB limit shaped to hurt: each must be
@@ -83,7 +85,7 @@ func TestBadInputBounded(t *testing.T) {
 				t.Errorf("Unjudged = %q", got.Unjudged)
 			}
 			for _, p := range got.Problems {
-				if p.Code != CodeSyntax && p.Code != CodeUnusedParam {
+				if p.Code != snapshot.CodeSyntax && p.Code != snapshot.CodeUnusedParam {
 					t.Errorf("problem %v", p)
 				}
 			}
@@ -102,7 +104,7 @@ func TestBadInputVerdicts(t *testing.T) {
 	in := badInputs()
 	// PostgreSQL's own answer (checked with psql): 42601, memory exhausted.
 	got := a.Analyze(context.Background(), c, Logic{SQL: in["10,000 nested parentheses"]})
-	want := []Problem{{Code: CodeSyntax, Message: `memory exhausted at or near "("`, Position: 10_004}}
+	want := []snapshot.Problem{{Code: snapshot.CodeSyntax, Message: `memory exhausted at or near "("`, Position: 10_004}}
 	if fmt.Sprint(got.Problems) != fmt.Sprint(want) {
 		t.Errorf("nested parentheses: problems %v, want %v", got.Problems, want)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // TestConcurrentAnalyze analyses the same logics from several goroutines
@@ -22,7 +23,7 @@ func TestConcurrentAnalyze(t *testing.T) {
 	}
 	// One logic with a syntax error, to exercise the parser's jump back.
 	logics = append(logics, Logic{SQL: "SELECT * FORM users"})
-	want := make([]Analysis, len(logics))
+	want := make([]snapshot.Analysis, len(logics))
 	for i, l := range logics {
 		want[i] = a.Analyze(context.Background(), c, l)
 	}

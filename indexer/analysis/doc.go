@@ -7,7 +7,9 @@
 // does, for the constructs it knows, and leaves the rest unjudged rather
 // than guess: a problem is reported only when it is certain.
 //
-// The package is a leaf: it imports nothing of hubsnap and no SQLite. The
+// The package is a leaf: it imports nothing of hubsnap but the release
+// model (package snapshot, which also holds the result, snapshot.Analysis)
+// and no SQLite. The
 // caller builds a Schema from the release model, a Catalog once per release,
 // and calls Analyze per logic. docs/analysis.md describes the rules.
 package analysis

@@ -3,6 +3,8 @@ package analysis
 import (
 	"strconv"
 	"strings"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // expr is what the analysis knows of a value expression.
@@ -137,7 +139,7 @@ func (s *state) columnRef(lv *level, cr *columnRef) expr {
 		case found:
 			return colExpr(ref)
 		case ambiguous:
-			s.problem(CodeAmbiguousColumn, cr.Location, "column reference %s is ambiguous", dq(name))
+			s.problem(snapshot.CodeAmbiguousColumn, cr.Location, "column reference %s is ambiguous", dq(name))
 			return expr{}
 		case unknown:
 			return expr{}
@@ -148,7 +150,7 @@ func (s *state) columnRef(lv *level, cr *columnRef) expr {
 			return expr{t: tUnknown}
 		}
 		if !lv.hiddenColumn(name) && !lv.hiddenItem(name) {
-			s.problem(CodeUnknownColumn, cr.Location, "column %s does not exist", dq(name))
+			s.problem(snapshot.CodeUnknownColumn, cr.Location, "column %s does not exist", dq(name))
 		}
 		return expr{}
 	case len(f) == 2 && f[0].String != nil:
@@ -173,10 +175,10 @@ func (s *state) columnRef(lv *level, cr *columnRef) expr {
 		case n == 1:
 			return expr{}
 		case n > 1 && out == found:
-			s.problem(CodeAmbiguousColumn, cr.Location, "column reference %s is ambiguous", dq(q+"."+name))
+			s.problem(snapshot.CodeAmbiguousColumn, cr.Location, "column reference %s is ambiguous", dq(q+"."+name))
 			return expr{}
 		case n == 0 && !it.opaque && out == found:
-			s.problem(CodeUnknownColumn, cr.Location, "column %s.%s does not exist", q, name)
+			s.problem(snapshot.CodeUnknownColumn, cr.Location, "column %s.%s does not exist", q, name)
 		}
 		return expr{}
 	}

@@ -1,5 +1,7 @@
 package analysis
 
+import "github.com/hubsnap/hubsnap/indexer/snapshot"
+
 // fromClause analyses a FROM list into the level's namespace. While the
 // list is processed, earlier items are visible only to LATERAL items.
 func (s *state) fromClause(lv *level, from []*node) {
@@ -107,7 +109,7 @@ func (s *state) resolveTable(rv *rangeVar) (*tableInfo, bool) {
 					return s.postgresTable(t, rv)
 				}
 			}
-			s.problem(CodeUnknownTable, rv.Location, "relation %s does not exist", dq(rv.Schemaname+"."+name))
+			s.problem(snapshot.CodeUnknownTable, rv.Location, "relation %s does not exist", dq(rv.Schemaname+"."+name))
 			return nil, false
 		}
 		// A schema of the database (public, pg_catalog, ...): a table of that
@@ -133,7 +135,7 @@ func (s *state) resolveTable(rv *rangeVar) (*tableInfo, bool) {
 			return s.postgresTable(t, rv)
 		}
 		if s.chosen != nil {
-			s.problem(CodeAmbiguousTable, rv.Location, "table %s is in several connections, and the statement's other tables do not tell which", dq(name))
+			s.problem(snapshot.CodeAmbiguousTable, rv.Location, "table %s is in several connections, and the statement's other tables do not tell which", dq(name))
 			return nil, false
 		}
 		s.multi[name] = ts
@@ -143,7 +145,7 @@ func (s *state) resolveTable(rv *rangeVar) (*tableInfo, bool) {
 	if isSystemName(name) || s.cat.ntables == 0 {
 		return nil, false
 	}
-	s.problem(CodeUnknownTable, rv.Location, "relation %s does not exist", dq(name))
+	s.problem(snapshot.CodeUnknownTable, rv.Location, "relation %s does not exist", dq(name))
 	return nil, false
 }
 

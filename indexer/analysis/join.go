@@ -1,5 +1,7 @@
 package analysis
 
+import "github.com/hubsnap/hubsnap/indexer/snapshot"
+
 // join analyses a JOIN: the left side, the right side (which may see the
 // left one laterally), the join's own columns (USING and NATURAL columns
 // merged), the ON clause seeing only the join's items, then the NULLs an
@@ -147,7 +149,7 @@ func (s *state) usingCol(cols []rcol, top *item, name, side string, j *joinExpr)
 	case n == 1:
 		return idx, true
 	case n == 0 && !top.opaque && !j.IsNatural:
-		s.problem(CodeUnknownColumn, -1, "column %s specified in USING clause does not exist in %s table", dq(name), side)
+		s.problem(snapshot.CodeUnknownColumn, -1, "column %s specified in USING clause does not exist in %s table", dq(name), side)
 	}
 	return 0, false
 }

@@ -1,5 +1,7 @@
 package analysis
 
+import "github.com/hubsnap/hubsnap/indexer/snapshot"
+
 // targetColumn checks that a SET or INSERT column names a column of the
 // target table; the column's expression when it does.
 func (s *state) targetColumn(target *item, rt *resTarget) (expr, bool) {
@@ -8,7 +10,7 @@ func (s *state) targetColumn(target *item, rt *resTarget) (expr, bool) {
 	}
 	i, ok := target.table.column(rt.Name)
 	if !ok {
-		s.problem(CodeUnknownColumn, rt.Location, "column %s of relation %s does not exist", dq(rt.Name), dq(target.table.name))
+		s.problem(snapshot.CodeUnknownColumn, rt.Location, "column %s of relation %s does not exist", dq(rt.Name), dq(target.table.name))
 		return expr{}, false
 	}
 	c := target.table.cols[i]
@@ -170,7 +172,7 @@ func (s *state) insertStmt(parent *level, st *insertStmt) ([]rcol, bool) {
 	if colsOK && rowsOK && (len(cols) == nvals || st.SelectStmt == nil) {
 		for i, c := range target.table.cols {
 			if c.notNull && !c.hasDefault && !named[i] {
-				s.problem(CodeMissingColumn, st.Relation.Location,
+				s.problem(snapshot.CodeMissingColumn, st.Relation.Location,
 					"INSERT leaves out column %s, which is NOT NULL and has no default", dq(c.name))
 			}
 		}
@@ -197,7 +199,7 @@ func (s *state) onConflict(lv *level, target *item, oc *onConflictClause) {
 			case ie.Name != "":
 				if target.table != nil {
 					if _, ok := target.table.column(ie.Name); !ok {
-						s.problem(CodeUnknownColumn, oc.Location, "column %s does not exist", dq(ie.Name))
+						s.problem(snapshot.CodeUnknownColumn, oc.Location, "column %s does not exist", dq(ie.Name))
 					}
 				}
 			default:

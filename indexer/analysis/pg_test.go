@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // The tests here compare the analysis with a real PostgreSQL: the names and
@@ -283,13 +285,13 @@ func askPostgres(tb testing.TB, a *Analyzer, host, db string, logics []Logic) []
 
 // codeOf maps a SQLSTATE to the problem code that stands for it.
 var codeOf = map[string]string{
-	"42601": CodeSyntax,
-	"42P01": CodeUnknownTable,
-	"42703": CodeUnknownColumn,
-	"42702": CodeAmbiguousColumn,
-	"42883": CodeParamType,
-	"42804": CodeParamType,
-	"23502": CodeMissingColumn,
+	"42601": snapshot.CodeSyntax,
+	"42P01": snapshot.CodeUnknownTable,
+	"42703": snapshot.CodeUnknownColumn,
+	"42702": snapshot.CodeAmbiguousColumn,
+	"42883": snapshot.CodeParamType,
+	"42804": snapshot.CodeParamType,
+	"23502": snapshot.CodeMissingColumn,
 }
 
 // seedShop inserts rows with NULLs where the schema allows them and rows
@@ -347,7 +349,7 @@ func TestAgainstPostgres(t *testing.T) {
 		v := verdicts[k]
 		var codes []string
 		for _, p := range got.Problems {
-			if p.Code != CodeUndeclaredParam && p.Code != CodeUnusedParam {
+			if p.Code != snapshot.CodeUndeclaredParam && p.Code != snapshot.CodeUnusedParam {
 				codes = append(codes, p.Code)
 			}
 		}
