@@ -26,37 +26,18 @@ func putAnalysed(tb testing.TB, st *store.Store, snap *snapshot.Snapshot, file s
 // rows, must say. Nil when snap has no postgres connection.
 func analyses(tb testing.TB, snap *snapshot.Snapshot) map[string]*snapshot.Analysis {
 	tb.Helper()
-	s := &analysis.Schema{}
 	postgres := false
 	for _, c := range snap.Connections {
-		s.Connections = append(s.Connections, analysis.Connection{Name: c.Name, Engine: c.Engine})
 		postgres = postgres || analysis.IsPostgres(c.Engine)
 	}
 	if !postgres {
 		return nil
 	}
-	for _, t := range snap.Tables {
-		at := analysis.Table{Connection: t.Connection, Name: t.Name, PrimaryKey: t.PrimaryKey}
-		for _, c := range t.Columns {
-			at.Columns = append(at.Columns, analysis.Column{Name: c.Name, Type: c.Type, Nullable: c.Nullable,
-				HasDefault: c.Default != "", Enum: c.Enum})
-		}
-		for _, ix := range t.Indexes {
-			if ix.Unique {
-				at.Unique = append(at.Unique, ix.Columns)
-			}
-		}
-		s.Tables = append(s.Tables, at)
-	}
-	cat := analysis.NewCatalog(s)
+	cat := analysis.NewCatalog(snap)
 	a := testAnalyzer(tb)
 	out := map[string]*snapshot.Analysis{}
 	for _, l := range snap.Logics {
-		var params []analysis.Param
-		for _, p := range l.Params {
-			params = append(params, analysis.Param{Name: p.Name, Type: p.Type, Required: p.Required})
-		}
-		res := a.Analyze(context.Background(), cat, analysis.Logic{Name: l.Name, SQL: l.SQL, Params: params})
+		res := a.Analyze(context.Background(), cat, l)
 		out[l.Name] = &res
 	}
 	return out

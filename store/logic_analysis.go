@@ -130,16 +130,16 @@ func analyzeRelease(ctx context.Context, tx *sql.Tx, release int64, a *analysis.
 // (in the index: NULL, also for a connection only named by tables) is not
 // postgres: its logics' syntax is not judged, rather than risk a false
 // problem.
-func releaseConnections(ctx context.Context, tx *sql.Tx, release int64) ([]analysis.Connection, bool, error) {
+func releaseConnections(ctx context.Context, tx *sql.Tx, release int64) ([]snapshot.Connection, bool, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT name, coalesce(engine, '') FROM connections WHERE release = ? ORDER BY position`, release)
 	if err != nil {
 		return nil, false, fmt.Errorf("read connections: %w", err)
 	}
 	defer rows.Close()
-	var conns []analysis.Connection
+	var conns []snapshot.Connection
 	postgres := false
 	for rows.Next() {
-		var c analysis.Connection
+		var c snapshot.Connection
 		if err := rows.Scan(&c.Name, &c.Engine); err != nil {
 			return nil, false, fmt.Errorf("read connections: %w", err)
 		}
@@ -155,7 +155,7 @@ func releaseConnections(ctx context.Context, tx *sql.Tx, release int64) ([]analy
 // storedLogic is a logic read back for its analysis.
 type storedLogic struct {
 	id    int64
-	logic analysis.Logic
+	logic snapshot.Logic
 }
 
 // readLogicChunk reads the next analysisChunk logics with ids in
@@ -191,7 +191,7 @@ func readLogicChunk(ctx context.Context, tx *sql.Tx, after, hi int64) ([]storedL
 	defer prows.Close()
 	for prows.Next() {
 		var id int64
-		var p analysis.Param
+		var p snapshot.Param
 		if err := prows.Scan(&id, &p.Name, &p.Type, &p.Required); err != nil {
 			return nil, fmt.Errorf("read params: %w", err)
 		}

@@ -8,47 +8,6 @@ import (
 	"time"
 )
 
-// Schema is what the analysis knows of one release: its connections and
-// tables. The caller builds it from the release model.
-type Schema struct {
-	Connections []Connection
-	Tables      []Table
-}
-
-// Connection is one of the release's connections.
-type Connection struct {
-	Name, Engine string
-}
-
-// Table is one table of the release.
-type Table struct {
-	Connection, Name string
-	Columns          []Column
-	PrimaryKey       []string
-	Unique           [][]string // column lists of unique indexes
-}
-
-// Column is one column of a table.
-type Column struct {
-	Name, Type string // Type exactly as the snapshot states it
-	Nullable   bool
-	HasDefault bool
-	Enum       []string
-}
-
-// Logic is one logic to analyse: its SQL with `:name` placeholders and its
-// declared params.
-type Logic struct {
-	Name, SQL string
-	Params    []Param
-}
-
-// Param is one declared param of a logic.
-type Param struct {
-	Name, Type string
-	Required   bool
-}
-
 // Options configures an Analyzer.
 type Options struct {
 	// CacheDir keeps wazero's compilation of the parser between processes

@@ -12,7 +12,7 @@ import (
 // Analyze analyses one logic against the release's catalog. It never
 // fails: what it cannot judge is said in Unjudged. Safe for concurrent
 // use.
-func (a *Analyzer) Analyze(ctx context.Context, c *Catalog, l Logic) (res snapshot.Analysis) {
+func (a *Analyzer) Analyze(ctx context.Context, c *Catalog, l snapshot.Logic) (res snapshot.Analysis) {
 	res = snapshot.Analysis{Statement: snapshot.StatementOther, Tables: []snapshot.TableAccess{}, Bindings: []snapshot.Binding{}, Problems: []snapshot.Problem{}}
 	defer func() {
 		if r := recover(); r != nil {
@@ -35,7 +35,7 @@ func (a *Analyzer) Analyze(ctx context.Context, c *Catalog, l Logic) (res snapsh
 	ctx, cancel := context.WithTimeout(ctx, a.timeout)
 	defer cancel()
 
-	declared := make(map[string]Param, len(l.Params))
+	declared := make(map[string]snapshot.Param, len(l.Params))
 	for _, p := range l.Params {
 		declared[p.Name] = p
 	}
@@ -135,7 +135,7 @@ func firstNonEmpty(a, b string) string {
 	return b
 }
 
-func newState(ctx context.Context, c *Catalog, rw *Rewrite, declared map[string]Param, chosen map[string]*tableInfo) *state {
+func newState(ctx context.Context, c *Catalog, rw *Rewrite, declared map[string]snapshot.Param, chosen map[string]*tableInfo) *state {
 	return &state{
 		ctx: ctx, cat: c, rw: rw, declared: declared,
 		tableIdx:     map[*tableInfo]*access{},

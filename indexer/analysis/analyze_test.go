@@ -11,9 +11,9 @@ import (
 // analyzeCase is one logic and the exact analysis it must get.
 type analyzeCase struct {
 	name   string
-	schema func() *Schema // shopSchema when nil
+	schema func() *snapshot.Snapshot // shopSchema when nil
 	sql    string
-	params []Param
+	params []snapshot.Param
 	want   snapshot.Analysis
 }
 
@@ -55,13 +55,13 @@ func runCases(t *testing.T, cases []analyzeCase) {
 				c = NewCatalog(schema())
 				catalogs[key] = c
 			}
-			got := a.Analyze(context.Background(), c, Logic{Name: "test", SQL: tt.sql, Params: tt.params})
+			got := a.Analyze(context.Background(), c, snapshot.Logic{Name: "test", SQL: tt.sql, Params: tt.params})
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Analyze(%q) mismatch (-want +got):\n%s", tt.sql, diff)
 			}
 			// The same through a catalog read from a TableSource.
 			sc, _ := sourceCatalog(schema())
-			got = a.Analyze(context.Background(), sc, Logic{Name: "test", SQL: tt.sql, Params: tt.params})
+			got = a.Analyze(context.Background(), sc, snapshot.Logic{Name: "test", SQL: tt.sql, Params: tt.params})
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Analyze(%q) with a source catalog mismatch (-want +got):\n%s", tt.sql, diff)
 			}
@@ -713,7 +713,7 @@ var constructCases = []analyzeCase{
 	{
 		name:   "INSERT ... VALUES RETURNING",
 		sql:    `INSERT INTO orders (user_id, total) VALUES (:user_id, :total) RETURNING id, placed_at`,
-		params: []Param{{Name: "user_id", Type: "integer"}, {Name: "total", Type: "number"}},
+		params: []snapshot.Param{{Name: "user_id", Type: "integer"}, {Name: "total", Type: "number"}},
 		want: snapshot.Analysis{
 			Statement: "insert",
 			Tables:    []snapshot.TableAccess{tableAccess("orders", "main", "write")},
@@ -739,7 +739,7 @@ var constructCases = []analyzeCase{
 	{
 		name:   "INSERT ... ON CONFLICT DO UPDATE with EXCLUDED",
 		sql:    `INSERT INTO users AS u (email, name) VALUES (:email, :name) ON CONFLICT (email) DO UPDATE SET name = EXCLUDED.name WHERE u.name IS NULL RETURNING u.id`,
-		params: []Param{{Name: "email", Type: "string"}, {Name: "name", Type: "string"}},
+		params: []snapshot.Param{{Name: "email", Type: "string"}, {Name: "name", Type: "string"}},
 		want: snapshot.Analysis{
 			Statement: "insert",
 			Tables:    []snapshot.TableAccess{tableAccess("users", "main", "read_write")},
@@ -753,7 +753,7 @@ var constructCases = []analyzeCase{
 	{
 		name:   "UPDATE ... FROM",
 		sql:    `UPDATE orders o SET note = u.email FROM users u WHERE u.id = o.user_id AND o.id = :id RETURNING o.id, u.email`,
-		params: []Param{{Name: "id", Type: "integer"}},
+		params: []snapshot.Param{{Name: "id", Type: "integer"}},
 		want: snapshot.Analysis{
 			Statement: "update",
 			Tables:    []snapshot.TableAccess{tableAccess("orders", "main", "read_write"), tableAccess("users", "main", "read")},
@@ -768,7 +768,7 @@ var constructCases = []analyzeCase{
 	{
 		name:   "UPDATE SET with a row of values",
 		sql:    `UPDATE users SET (name, email) = (:name, :email) WHERE id = :id`,
-		params: []Param{{Name: "name", Type: "string"}, {Name: "email", Type: "string"}, {Name: "id", Type: "integer"}},
+		params: []snapshot.Param{{Name: "name", Type: "string"}, {Name: "email", Type: "string"}, {Name: "id", Type: "integer"}},
 		want: snapshot.Analysis{
 			Statement: "update",
 			Tables:    []snapshot.TableAccess{tableAccess("users", "main", "read_write")},
@@ -793,7 +793,7 @@ var constructCases = []analyzeCase{
 	{
 		name:   "a data-modifying CTE",
 		sql:    `WITH gone AS (DELETE FROM orders WHERE placed_at < :before RETURNING user_id) SELECT count(*) FROM gone`,
-		params: []Param{{Name: "before", Type: "timestamp"}},
+		params: []snapshot.Param{{Name: "before", Type: "timestamp"}},
 		want: snapshot.Analysis{
 			Statement: "select",
 			Tables:    []snapshot.TableAccess{tableAccess("orders", "main", "read_write")},
@@ -807,7 +807,7 @@ var constructCases = []analyzeCase{
 	{
 		name:   "bindings: comparisons both ways, IN, BETWEEN, LIKE, ANY",
 		sql:    `SELECT id FROM orders WHERE user_id = :uid AND :min <= total AND id IN (:a, :b) AND placed_at BETWEEN :from AND :to AND note LIKE :pattern AND id = ANY(:ids)`,
-		params: []Param{{Name: "uid", Type: "integer"}, {Name: "min", Type: "number"}, {Name: "a", Type: "integer"}, {Name: "b", Type: "integer"}, {Name: "from", Type: "timestamptz"}, {Name: "to", Type: "timestamptz"}, {Name: "pattern", Type: "string"}, {Name: "ids", Type: ""}},
+		params: []snapshot.Param{{Name: "uid", Type: "integer"}, {Name: "min", Type: "number"}, {Name: "a", Type: "integer"}, {Name: "b", Type: "integer"}, {Name: "from", Type: "timestamptz"}, {Name: "to", Type: "timestamptz"}, {Name: "pattern", Type: "string"}, {Name: "ids", Type: ""}},
 		want: snapshot.Analysis{
 			Statement: "select",
 			Tables:    []snapshot.TableAccess{tableAccess("orders", "main", "read")},
@@ -821,7 +821,7 @@ var constructCases = []analyzeCase{
 	{
 		name:   "LIMIT and OFFSET placeholders bind no column",
 		sql:    `SELECT id FROM users ORDER BY id LIMIT :limit OFFSET :offset`,
-		params: []Param{{Name: "limit", Type: "integer"}, {Name: "offset", Type: "integer"}},
+		params: []snapshot.Param{{Name: "limit", Type: "integer"}, {Name: "offset", Type: "integer"}},
 		want: snapshot.Analysis{
 			Statement: "select",
 			Tables:    []snapshot.TableAccess{tableAccess("users", "main", "read")},
@@ -863,7 +863,7 @@ var constructCases = []analyzeCase{
 	{
 		name:   "MERGE: target and source, each clause's view",
 		sql:    `MERGE INTO users u USING orders o ON o.user_id = u.id WHEN MATCHED AND o.total > :min THEN UPDATE SET name = :name WHEN NOT MATCHED THEN INSERT (email, name) VALUES (o.note, DEFAULT) WHEN MATCHED THEN DO NOTHING`,
-		params: []Param{{Name: "min", Type: "number"}, {Name: "name", Type: "string"}},
+		params: []snapshot.Param{{Name: "min", Type: "number"}, {Name: "name", Type: "string"}},
 		want: snapshot.Analysis{
 			Statement: "merge",
 			Tables:    []snapshot.TableAccess{tableAccess("users", "main", "read_write"), tableAccess("orders", "main", "read")},

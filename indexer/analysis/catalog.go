@@ -3,6 +3,8 @@ package analysis
 import (
 	"strings"
 	"sync"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // Catalog is the release's schema arranged for lookups: built once per
@@ -21,7 +23,7 @@ type Catalog struct {
 // lazyTable builds a table's lookups at first use.
 type lazyTable struct {
 	once sync.Once
-	src  *Table
+	src  *snapshot.Table
 	conn string
 	pg   bool
 	info *tableInfo
@@ -49,12 +51,13 @@ type colInfo struct {
 	hasDefault bool   // a default, or a serial type
 }
 
-// NewCatalog builds the lookups of one release; s must not change
-// afterwards (its tables are read when logics first name them).
-// Connections missing from s.Connections but named by tables count as
-// postgres (the engine §11 analyses); a table without a connection is in
-// "main", the snapshot's default.
-func NewCatalog(s *Schema) *Catalog {
+// NewCatalog builds the lookups of one release from its connections and
+// tables (the other parts of s are not read); s must not change afterwards
+// (its tables are read when logics first name them). Connections missing
+// from s.Connections but named by tables count as postgres (the engine
+// §11 analyses); a table without a connection is in "main", the
+// snapshot's default.
+func NewCatalog(s *snapshot.Snapshot) *Catalog {
 	c := &Catalog{
 		tables:      map[string][]*lazyTable{},
 		conns:       map[string]bool{},
@@ -84,7 +87,7 @@ func NewCatalog(s *Schema) *Catalog {
 		t := &s.Tables[i]
 		conn := t.Connection
 		if conn == "" {
-			conn = "main"
+			conn = snapshot.DefaultConnection
 		}
 		pg, ok := c.conns[conn]
 		if !ok {
@@ -97,8 +100,10 @@ func NewCatalog(s *Schema) *Catalog {
 	return c
 }
 
-// buildTable builds one table's lookups.
-func buildTable(t *Table, conn string, pg bool) *tableInfo {
+// buildTable builds one table's lookups: what the analysis reads of a
+// table is its columns (name, type, nullability, default, enum values) and
+// its primary key.
+func buildTable(t *snapshot.Table, conn string, pg bool) *tableInfo {
 	ti := &tableInfo{conn: conn, name: t.Name, postgres: pg, byName: make(map[string]int, len(t.Columns))}
 	pk := map[string]bool{}
 	for _, k := range t.PrimaryKey {
@@ -118,7 +123,7 @@ func buildTable(t *Table, conn string, pg bool) *tableInfo {
 			snapType:   col.Type,
 			t:          ct,
 			notNull:    !col.Nullable || pk[col.Name],
-			hasDefault: col.HasDefault || serialTypes[strings.ToLower(strings.TrimSpace(col.Type))],
+			hasDefault: col.Default != "" || serialTypes[strings.ToLower(strings.TrimSpace(col.Type))],
 		})
 		if _, dup := ti.byName[col.Name]; !dup {
 			ti.byName[col.Name] = i

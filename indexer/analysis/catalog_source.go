@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"sync"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // TableSource gives a catalog the release's tables when a logic first names
@@ -12,8 +14,11 @@ type TableSource interface {
 	// Tables returns the release's tables named name, in every connection.
 	// With prefix, name is 63 bytes long (PostgreSQL cut it) and Tables
 	// returns the tables whose name starts with it; the catalog keeps
-	// those whose name PostgreSQL would cut to name.
-	Tables(name string, prefix bool) ([]Table, error)
+	// those whose name PostgreSQL would cut to name. Of a table, the
+	// analysis reads its connection, name, columns (name, type, nullable,
+	// default, enum values) and primary key: the rest (comments, foreign
+	// keys, indexes) may be left out.
+	Tables(name string, prefix bool) ([]snapshot.Table, error)
 	// EnumTypes returns the types, as the snapshot states them, of the
 	// release's columns that list enum values. It is called at most once,
 	// the first time a logic casts to a type the analysis does not know.
@@ -47,8 +52,8 @@ const sourceCacheTables = 4096
 // When src fails, the lookup says no table, which could report a false
 // problem: the caller must check Err after each Analyze and discard the
 // analysis when it is not nil.
-func NewSourceCatalog(conns []Connection, ntables int, src TableSource) *Catalog {
-	c := NewCatalog(&Schema{Connections: conns})
+func NewSourceCatalog(conns []snapshot.Connection, ntables int, src TableSource) *Catalog {
+	c := NewCatalog(&snapshot.Snapshot{Connections: conns})
 	c.ntables = ntables
 	c.src = &sourced{src: src, conns: c.conns, tables: map[string][]*tableInfo{}}
 	return c
@@ -116,7 +121,7 @@ func (s *sourced) lookup(name string) []*tableInfo {
 		}
 		conn := t.Connection
 		if conn == "" {
-			conn = "main"
+			conn = snapshot.DefaultConnection
 		}
 		pg, known := s.conns[conn]
 		if !known {

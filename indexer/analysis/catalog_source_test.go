@@ -4,21 +4,23 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
-// schemaSource is a TableSource over a Schema, counting its calls.
+// schemaSource is a TableSource over a snapshot.Snapshot, counting its calls.
 type schemaSource struct {
-	s             *Schema
+	s             *snapshot.Snapshot
 	calls, enumsN int
 	fail          error
 }
 
-func (m *schemaSource) Tables(name string, prefix bool) ([]Table, error) {
+func (m *schemaSource) Tables(name string, prefix bool) ([]snapshot.Table, error) {
 	m.calls++
 	if m.fail != nil {
 		return nil, m.fail
 	}
-	var out []Table
+	var out []snapshot.Table
 	for _, t := range m.s.Tables {
 		if t.Name == name || (prefix && strings.HasPrefix(t.Name, name)) {
 			out = append(out, t)
@@ -42,8 +44,8 @@ func (m *schemaSource) EnumTypes() ([]string, error) {
 
 // sourceCatalog is the catalog of s read through a TableSource, as package
 // store builds it: every connection a table names is listed.
-func sourceCatalog(s *Schema) (*Catalog, *schemaSource) {
-	conns := append([]Connection(nil), s.Connections...)
+func sourceCatalog(s *snapshot.Snapshot) (*Catalog, *schemaSource) {
+	conns := append([]snapshot.Connection(nil), s.Connections...)
 	seen := map[string]bool{}
 	for _, c := range conns {
 		seen[c.Name] = true
@@ -55,7 +57,7 @@ func sourceCatalog(s *Schema) (*Catalog, *schemaSource) {
 		}
 		if !seen[name] {
 			seen[name] = true
-			conns = append(conns, Connection{Name: name, Engine: "postgres"})
+			conns = append(conns, snapshot.Connection{Name: name, Engine: "postgres"})
 		}
 	}
 	src := &schemaSource{s: s}

@@ -15,14 +15,14 @@ import (
 func TestConcurrentAnalyze(t *testing.T) {
 	a := testAnalyzer(t)
 	c := NewCatalog(shopSchema())
-	logics := make([]Logic, 0, len(constructCases))
+	logics := make([]snapshot.Logic, 0, len(constructCases))
 	for _, tt := range constructCases {
 		if tt.schema == nil {
-			logics = append(logics, Logic{SQL: tt.sql, Params: tt.params})
+			logics = append(logics, snapshot.Logic{SQL: tt.sql, Params: tt.params})
 		}
 	}
 	// One logic with a syntax error, to exercise the parser's jump back.
-	logics = append(logics, Logic{SQL: "SELECT * FORM users"})
+	logics = append(logics, snapshot.Logic{SQL: "SELECT * FORM users"})
 	want := make([]snapshot.Analysis, len(logics))
 	for i, l := range logics {
 		want[i] = a.Analyze(context.Background(), c, l)
@@ -44,7 +44,7 @@ func TestConcurrentAnalyze(t *testing.T) {
 
 // BenchmarkNewCatalog builds the lookups of a 10,000-table release.
 func BenchmarkNewCatalog(b *testing.B) {
-	s := &Schema{Connections: []Connection{{Name: "main", Engine: "postgres"}}}
+	s := &snapshot.Snapshot{Connections: []snapshot.Connection{{Name: "main", Engine: "postgres"}}}
 	big := benchSchema()
 	for i := range 10_000 {
 		t := big.Tables[i%len(big.Tables)]

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 var fuzzSeeds = []string{
@@ -109,11 +111,11 @@ func FuzzAnalyze(f *testing.F) {
 		if len(sql) > 8192 {
 			return
 		}
-		var ps []Param
+		var ps []snapshot.Param
 		for _, p := range strings.Fields(params) {
-			ps = append(ps, Param{Name: p, Type: "integer"})
+			ps = append(ps, snapshot.Param{Name: p, Type: "integer"})
 		}
-		got := a.Analyze(context.Background(), c, Logic{SQL: sql, Params: ps})
+		got := a.Analyze(context.Background(), c, snapshot.Logic{SQL: sql, Params: ps})
 		if strings.HasPrefix(got.Unjudged, "analysis failed") {
 			t.Fatalf("Analyze(%q): %s", sql, got.Unjudged)
 		}

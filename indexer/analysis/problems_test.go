@@ -17,7 +17,7 @@ var problemCases = []analyzeCase{
 	{
 		name:   "SYNTAX: PostgreSQL's message, position in the original SQL",
 		sql:    `SELECT * FORM users WHERE id = :id`,
-		params: []Param{{Name: "id", Type: "integer"}},
+		params: []snapshot.Param{{Name: "id", Type: "integer"}},
 		want: snapshot.Analysis{
 			Statement: "other",
 			Tables:    []snapshot.TableAccess{},
@@ -29,7 +29,7 @@ var problemCases = []analyzeCase{
 	{
 		name:   "SYNTAX: position counts characters, after a placeholder",
 		sql:    `SELECT 'é', :id, FROM users`,
-		params: []Param{{Name: "id", Type: "integer"}},
+		params: []snapshot.Param{{Name: "id", Type: "integer"}},
 		want: snapshot.Analysis{
 			Statement: "other",
 			Tables:    []snapshot.TableAccess{},
@@ -233,7 +233,7 @@ var problemCases = []analyzeCase{
 	{
 		name:   "UNDECLARED_PARAM and UNUSED_PARAM",
 		sql:    `SELECT id FROM users WHERE id = :undeclared_id`,
-		params: []Param{{Name: "unused", Type: "string"}},
+		params: []snapshot.Param{{Name: "unused", Type: "string"}},
 		want: snapshot.Analysis{
 			Statement: "select",
 			Tables:    []snapshot.TableAccess{tableAccess("users", "main", "read")},
@@ -247,7 +247,7 @@ var problemCases = []analyzeCase{
 	{
 		name:   "PARAM_TYPE: a number compared with a text column",
 		sql:    `SELECT id FROM users WHERE name = :id`,
-		params: []Param{{Name: "id", Type: "integer"}},
+		params: []snapshot.Param{{Name: "id", Type: "integer"}},
 		want: snapshot.Analysis{
 			Statement: "select",
 			Tables:    []snapshot.TableAccess{tableAccess("users", "main", "read")},
@@ -261,7 +261,7 @@ var problemCases = []analyzeCase{
 	{
 		name:   "PARAM_TYPE: a string assigned to a number column",
 		sql:    `UPDATE orders SET total = :email WHERE id = 1`,
-		params: []Param{{Name: "email", Type: "string"}},
+		params: []snapshot.Param{{Name: "email", Type: "string"}},
 		want: snapshot.Analysis{
 			Statement: "update",
 			Tables:    []snapshot.TableAccess{tableAccess("orders", "main", "read_write")},
@@ -273,7 +273,7 @@ var problemCases = []analyzeCase{
 	{
 		name:   "no PARAM_TYPE: a string compared with a timestamp (strings carry times)",
 		sql:    `SELECT id FROM orders WHERE placed_at > :email`,
-		params: []Param{{Name: "email", Type: "string"}},
+		params: []snapshot.Param{{Name: "email", Type: "string"}},
 		want: snapshot.Analysis{
 			Statement: "select",
 			Tables:    []snapshot.TableAccess{tableAccess("orders", "main", "read")},
@@ -287,7 +287,7 @@ var problemCases = []analyzeCase{
 	{
 		name:   "no PARAM_TYPE: a number assigned to a text column (assignment casts to text)",
 		sql:    `UPDATE orders SET note = :total WHERE id = 1`,
-		params: []Param{{Name: "total", Type: "number"}},
+		params: []snapshot.Param{{Name: "total", Type: "number"}},
 		want: snapshot.Analysis{
 			Statement: "update",
 			Tables:    []snapshot.TableAccess{tableAccess("orders", "main", "read_write")},

@@ -24,7 +24,7 @@ type state struct {
 	ctx      context.Context
 	cat      *Catalog
 	rw       *Rewrite
-	declared map[string]Param
+	declared map[string]snapshot.Param
 
 	problems []snapshot.Problem
 	seen     map[snapshot.Problem]bool // problems, to add each once
@@ -197,7 +197,7 @@ func (s *state) finish(a *snapshot.Analysis) {
 
 // paramProblems reports placeholders without a declared param and
 // declared params the SQL never uses.
-func (s *state) paramProblems(l Logic) {
+func (s *state) paramProblems(l snapshot.Logic) {
 	used := map[string]bool{}
 	for _, p := range s.rw.Placeholders {
 		used[p.Name] = true
