@@ -22,7 +22,7 @@ func putAnalysed(tb testing.TB, st *store.Store, snap *snapshot.Snapshot, file s
 }
 
 // analyses analyses every logic of snap in memory, with the whole release
-// as its catalog: what the answers, composed by SQL from the index's
+// as its tables: what the answers, composed by SQL from the index's
 // rows, must say. Nil when snap has no postgres connection.
 func analyses(tb testing.TB, snap *snapshot.Snapshot) map[string]*snapshot.Analysis {
 	tb.Helper()
@@ -33,7 +33,7 @@ func analyses(tb testing.TB, snap *snapshot.Snapshot) map[string]*snapshot.Analy
 	if !postgres {
 		return nil
 	}
-	cat := analysis.NewCatalog(snap)
+	cat := analysis.NewTables(snap)
 	a := testAnalyzer(tb)
 	out := map[string]*snapshot.Analysis{}
 	for _, l := range snap.Logics {

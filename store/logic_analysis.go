@@ -13,9 +13,9 @@ import (
 // How a release writes the analysis of its logics (SPEC §11, migrations/
 // 0009_logic_analysis.sql): after its tables and logics are written, in
 // its own transaction, the logics are read back one chunk at a time and
-// analysed against the release's tables, which the catalog reads from the
-// transaction when a logic first names them (txTables): the release is
-// never held in memory whole. Without an Analyzer (serve, which never
+// analysed against the release's tables, which analysis.Tables reads from
+// the transaction when a logic first names them (txTables): the release
+// is never held in memory whole. Without an Analyzer (serve, which never
 // parses SQL) the release is marked pending, and AnalyzePending writes
 // its rows later.
 
@@ -84,7 +84,7 @@ func analyzeRelease(ctx context.Context, tx *sql.Tx, release int64, a *analysis.
 		defer txSrc.close()
 		src = txSrc
 	}
-	cat := analysis.NewSourceCatalog(conns, tables, src)
+	cat := analysis.TablesFrom(conns, tables, src)
 	w := newAnalysisWriter(tx, release, nil)
 	defer w.close()
 	after := lo - 1

@@ -29,7 +29,7 @@ type streamAnalysis struct {
 	allowed  bool // the parts come from a document (ReleaseTx.Index)
 	decided  bool // the first logic came
 	on       bool
-	cat      *analysis.Catalog
+	cat      *analysis.Tables
 	w        *analysisWriter
 	start    time.Time
 	conns    []snapshot.Connection // declared, in order
@@ -68,7 +68,7 @@ func (w *ReleaseWriter) startStream() {
 		conns = append(conns, snapshot.Connection{Name: name})
 	}
 	s.on = true
-	s.cat = analysis.NewSourceCatalog(conns, tables, w.mem)
+	s.cat = analysis.TablesFrom(conns, tables, w.mem)
 	s.w = newAnalysisWriter(w.tx, w.release, w.pipe)
 	s.start = time.Now()
 }

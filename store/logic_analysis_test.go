@@ -100,7 +100,7 @@ func TestLogicAnalysisRows(t *testing.T) {
 	if state, err := s.AnalysisState(ctx, key); err != nil || state != AnalysisDone {
 		t.Fatalf("AnalysisState = %q, %v; want done", state, err)
 	}
-	cat := analysis.NewCatalog(snap) // the whole release in memory
+	cat := analysis.NewTables(snap) // the whole release in memory
 	withProblems := 0
 	for _, l := range snap.Logics {
 		want := a.Analyze(ctx, cat, l)

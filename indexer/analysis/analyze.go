@@ -9,10 +9,10 @@ import (
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
-// Analyze analyses one logic against the release's catalog. It never
+// Analyze analyses one logic against the release's tables. It never
 // fails: what it cannot judge is said in Unjudged. Safe for concurrent
 // use.
-func (a *Analyzer) Analyze(ctx context.Context, c *Catalog, l snapshot.Logic) (res snapshot.Analysis) {
+func (a *Analyzer) Analyze(ctx context.Context, c *Tables, l snapshot.Logic) (res snapshot.Analysis) {
 	res = snapshot.Analysis{Statement: snapshot.StatementOther, Tables: []snapshot.TableAccess{}, Bindings: []snapshot.Binding{}, Problems: []snapshot.Problem{}}
 	defer func() {
 		if r := recover(); r != nil {
@@ -21,7 +21,7 @@ func (a *Analyzer) Analyze(ctx context.Context, c *Catalog, l snapshot.Logic) (r
 		}
 	}()
 	if c == nil {
-		c = NewCatalog(nil)
+		c = NewTables(nil)
 	}
 	if len(l.SQL) > MaxSQL {
 		res.Unjudged = fmt.Sprintf("SQL longer than %d bytes", MaxSQL)
@@ -135,9 +135,9 @@ func firstNonEmpty(a, b string) string {
 	return b
 }
 
-func newState(ctx context.Context, c *Catalog, rw *Rewrite, declared map[string]snapshot.Param, chosen map[string]*tableInfo) *state {
+func newState(ctx context.Context, c *Tables, rw *Rewrite, declared map[string]snapshot.Param, chosen map[string]*tableInfo) *state {
 	return &state{
-		ctx: ctx, cat: c, rw: rw, declared: declared,
+		ctx: ctx, rel: c, rw: rw, declared: declared,
 		tableIdx:     map[*tableInfo]*access{},
 		multi:        map[string][]*tableInfo{},
 		single:       map[string]bool{},

@@ -43,27 +43,27 @@ func problemAt(code, message string, position int) snapshot.Problem {
 func runCases(t *testing.T, cases []analyzeCase) {
 	t.Helper()
 	a := testAnalyzer(t)
-	catalogs := map[string]*Catalog{}
+	tableSets := map[string]*Tables{}
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			schema, key := shopSchema, "shop"
 			if tt.schema != nil {
 				schema, key = tt.schema, tt.name
 			}
-			c := catalogs[key]
+			c := tableSets[key]
 			if c == nil {
-				c = NewCatalog(schema())
-				catalogs[key] = c
+				c = NewTables(schema())
+				tableSets[key] = c
 			}
 			got := a.Analyze(context.Background(), c, snapshot.Logic{Name: "test", SQL: tt.sql, Params: tt.params})
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Analyze(%q) mismatch (-want +got):\n%s", tt.sql, diff)
 			}
-			// The same through a catalog read from a TableSource.
-			sc, _ := sourceCatalog(schema())
+			// The same through Tables read from a TableSource.
+			sc, _ := sourceTables(schema())
 			got = a.Analyze(context.Background(), sc, snapshot.Logic{Name: "test", SQL: tt.sql, Params: tt.params})
 			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("Analyze(%q) with a source catalog mismatch (-want +got):\n%s", tt.sql, diff)
+				t.Errorf("Analyze(%q) with tables from a source mismatch (-want +got):\n%s", tt.sql, diff)
 			}
 		})
 	}

@@ -64,7 +64,7 @@ func badInputs() map[string]string {
 // machine), and any problem reported is one PostgreSQL raises too.
 func TestBadInputBounded(t *testing.T) {
 	a := testAnalyzer(t)
-	c := NewCatalog(shopSchema())
+	c := NewTables(shopSchema())
 	for name, sql := range badInputs() {
 		t.Run(name, func(t *testing.T) {
 			if len(sql) > MaxSQL {
@@ -100,7 +100,7 @@ func TestBadInputVerdicts(t *testing.T) {
 	// here: a minute a logic rather than DefaultTimeout, which thousands
 	// of CTEs can pass under -race on a busy machine.
 	a := &Analyzer{p: testAnalyzer(t).p, timeout: time.Minute}
-	c := NewCatalog(shopSchema())
+	c := NewTables(shopSchema())
 	in := badInputs()
 	// PostgreSQL's own answer (checked with psql): 42601, memory exhausted.
 	got := a.Analyze(context.Background(), c, snapshot.Logic{SQL: in["10,000 nested parentheses"]})
@@ -134,7 +134,7 @@ func TestTimeout(t *testing.T) {
 	if err := a.Prepare(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	got := a.Analyze(context.Background(), NewCatalog(shopSchema()), snapshot.Logic{SQL: "SELECT id FROM users"})
+	got := a.Analyze(context.Background(), NewTables(shopSchema()), snapshot.Logic{SQL: "SELECT id FROM users"})
 	if want := "timed out after 1ns"; got.Unjudged != want {
 		t.Errorf("Unjudged = %q, want %q", got.Unjudged, want)
 	}
@@ -147,7 +147,7 @@ func TestTimeout(t *testing.T) {
 // keepBelow after a huge statement.
 func TestPoolDropsGrownInstances(t *testing.T) {
 	a := testAnalyzer(t)
-	c := NewCatalog(shopSchema())
+	c := NewTables(shopSchema())
 	a.Analyze(context.Background(), c, snapshot.Logic{SQL: badInputs()["a huge IN list"]})
 	for _, e := range []*engine{&a.p.fast, &a.p.guarded} {
 		e.mu.Lock()
@@ -169,7 +169,7 @@ func TestClosedAnalyzer(t *testing.T) {
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	got := a.Analyze(context.Background(), NewCatalog(shopSchema()), snapshot.Logic{SQL: "SELECT 1"})
+	got := a.Analyze(context.Background(), NewTables(shopSchema()), snapshot.Logic{SQL: "SELECT 1"})
 	if got.Unjudged == "" {
 		t.Error("Analyze after Close was judged")
 	}

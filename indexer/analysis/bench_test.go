@@ -84,7 +84,7 @@ FROM recent r LEFT JOIN totals t USING (id)`, t, (t+3)%60)}
 }
 
 // analyseAll analyses logics on GOMAXPROCS goroutines.
-func analyseAll(a *Analyzer, c *Catalog, logics []snapshot.Logic) (problems, unjudged int) {
+func analyseAll(a *Analyzer, c *Tables, logics []snapshot.Logic) (problems, unjudged int) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	next := make(chan snapshot.Logic)
@@ -113,7 +113,7 @@ func analyseAll(a *Analyzer, c *Catalog, logics []snapshot.Logic) (problems, unj
 // parser is ready, on all cores. Issue 25 asks for <= 2 s.
 func BenchmarkAnalyze10k(b *testing.B) {
 	a := testAnalyzer(b)
-	c := NewCatalog(benchSchema())
+	c := NewTables(benchSchema())
 	logics := benchLogics(10_000)
 	if p, u := analyseAll(a, c, logics[:60]); p != 0 || u != 0 {
 		b.Fatalf("warm-up: %d problems, %d unjudged", p, u)
@@ -129,7 +129,7 @@ func BenchmarkAnalyze10k(b *testing.B) {
 // BenchmarkAnalyzeOne is one logic of each shape, one goroutine.
 func BenchmarkAnalyzeOne(b *testing.B) {
 	a := testAnalyzer(b)
-	c := NewCatalog(benchSchema())
+	c := NewTables(benchSchema())
 	logics := benchLogics(6)
 	b.ResetTimer()
 	for i := range b.N {
@@ -142,7 +142,7 @@ func BenchmarkAnalyzeOne(b *testing.B) {
 // problem must not grow with the SQL's length or the problems before it.
 func BenchmarkAnalyzeManyProblems(b *testing.B) {
 	a := testAnalyzer(b)
-	c := NewCatalog(benchSchema())
+	c := NewTables(benchSchema())
 	var sql strings.Builder
 	sql.WriteString("SELECT ")
 	for i := range 2000 {

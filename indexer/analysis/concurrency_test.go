@@ -14,7 +14,7 @@ import (
 // answer.
 func TestConcurrentAnalyze(t *testing.T) {
 	a := testAnalyzer(t)
-	c := NewCatalog(shopSchema())
+	c := NewTables(shopSchema())
 	logics := make([]snapshot.Logic, 0, len(constructCases))
 	for _, tt := range constructCases {
 		if tt.schema == nil {
@@ -42,8 +42,8 @@ func TestConcurrentAnalyze(t *testing.T) {
 	wg.Wait()
 }
 
-// BenchmarkNewCatalog builds the lookups of a 10,000-table release.
-func BenchmarkNewCatalog(b *testing.B) {
+// BenchmarkNewTables builds the lookups of a 10,000-table release.
+func BenchmarkNewTables(b *testing.B) {
 	s := &snapshot.Snapshot{Connections: []snapshot.Connection{{Name: "main", Engine: "postgres"}}}
 	big := benchSchema()
 	for i := range 10_000 {
@@ -53,6 +53,6 @@ func BenchmarkNewCatalog(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for range b.N {
-		NewCatalog(s)
+		NewTables(s)
 	}
 }

@@ -9,8 +9,8 @@
 //
 // The package is a leaf: it imports nothing of hubsnap but the release
 // model (package snapshot, which also holds the result, snapshot.Analysis)
-// and no SQLite. It works on the model's types: the caller builds a
-// Catalog once per release from its snapshot.Tables (NewCatalog, or
-// NewSourceCatalog to read them when logics name them) and calls Analyze
-// per snapshot.Logic. docs/analysis.md describes the rules.
+// and no SQLite. It works on the model's types: the caller builds the
+// release's Tables once per release from its snapshot.Tables (NewTables,
+// or TablesFrom to read them when logics name them) and calls Analyze per
+// snapshot.Logic. docs/analysis.md describes the rules.
 package analysis

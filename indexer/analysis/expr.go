@@ -226,7 +226,7 @@ func (s *state) castType(tn *typeName) typ {
 		mods = append(mods, *m.AConst.Ival)
 	}
 	t := typeFromName(name, mods)
-	if !t.known() && len(names) == 1 && len(mods) == 0 && s.cat.isEnum(name) {
+	if !t.known() && len(names) == 1 && len(mods) == 0 && s.rel.isEnum(name) {
 		t = typ{base: name, enum: true}
 	}
 	if len(tn.ArrayBounds) > 0 {

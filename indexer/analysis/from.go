@@ -103,8 +103,8 @@ func (s *state) resolveTable(rv *rangeVar) (*tableInfo, bool) {
 		return nil, false // catalog.schema.table: not modelled
 	}
 	if rv.Schemaname != "" {
-		if _, isConn := s.cat.conns[rv.Schemaname]; isConn {
-			for _, t := range s.cat.lookupTable(name) {
+		if _, isConn := s.rel.conns[rv.Schemaname]; isConn {
+			for _, t := range s.rel.lookupTable(name) {
 				if t.conn == rv.Schemaname {
 					return s.postgresTable(t, rv)
 				}
@@ -114,12 +114,12 @@ func (s *state) resolveTable(rv *rangeVar) (*tableInfo, bool) {
 		}
 		// A schema of the database (public, pg_catalog, ...): a table of that
 		// name when there is exactly one, else not known.
-		if ts := s.cat.lookupTable(name); len(ts) == 1 && rv.Schemaname == "public" {
+		if ts := s.rel.lookupTable(name); len(ts) == 1 && rv.Schemaname == "public" {
 			return s.postgresTable(ts[0], rv)
 		}
 		return nil, false
 	}
-	ts := s.cat.lookupTable(name)
+	ts := s.rel.lookupTable(name)
 	switch {
 	case len(ts) == 1:
 		s.single[ts[0].conn] = true
@@ -142,7 +142,7 @@ func (s *state) resolveTable(rv *rangeVar) (*tableInfo, bool) {
 		s.deferTo = true
 		return nil, false
 	}
-	if isSystemName(name) || s.cat.ntables == 0 {
+	if isSystemName(name) || s.rel.ntables == 0 {
 		return nil, false
 	}
 	s.problem(snapshot.CodeUnknownTable, rv.Location, "relation %s does not exist", dq(name))

@@ -106,7 +106,7 @@ func FuzzAnalyze(f *testing.F) {
 		f.Add(s, "")
 	}
 	a := testAnalyzer(f)
-	c := NewCatalog(shopSchema())
+	c := NewTables(shopSchema())
 	f.Fuzz(func(t *testing.T, sql, params string) {
 		if len(sql) > 8192 {
 			return

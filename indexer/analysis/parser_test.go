@@ -38,7 +38,7 @@ func TestCompilationCacheWritten(t *testing.T) {
 		if err := a.Prepare(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		got := a.Analyze(context.Background(), NewCatalog(shopSchema()), snapshot.Logic{SQL: "SELECT id FROM users"})
+		got := a.Analyze(context.Background(), NewTables(shopSchema()), snapshot.Logic{SQL: "SELECT id FROM users"})
 		if got.Unjudged != "" || len(got.Result) != 1 {
 			t.Errorf("analyzer %d: %+v", i, got)
 		}

@@ -319,7 +319,7 @@ func TestAgainstPostgres(t *testing.T) {
 	if out, err := psql(t, host, "hubsnap_analysis", seedShop); err != nil {
 		t.Fatal(out)
 	}
-	c := NewCatalog(s)
+	c := NewTables(s)
 	var logics []snapshot.Logic
 	for _, list := range [][]analyzeCase{constructCases, problemCases} {
 		for _, tt := range list {

@@ -22,7 +22,7 @@ var errAbort = errors.New("analysis stopped")
 // state is the analysis of one logic.
 type state struct {
 	ctx      context.Context
-	cat      *Catalog
+	rel      *Tables
 	rw       *Rewrite
 	declared map[string]snapshot.Param
 

@@ -125,7 +125,7 @@ var validSQL = []string{
 // TestNoFalseProblems: a logic PostgreSQL accepts never gets a problem.
 func TestNoFalseProblems(t *testing.T) {
 	a := testAnalyzer(t)
-	c := NewCatalog(shopSchema())
+	c := NewTables(shopSchema())
 	for _, sql := range validSQL {
 		// Declare exactly the placeholders the SQL uses, of no known kind.
 		rw, err := a.Rewrite(context.Background(), sql, nil)

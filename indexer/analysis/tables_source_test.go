@@ -42,9 +42,9 @@ func (m *schemaSource) EnumTypes() ([]string, error) {
 	return out, nil
 }
 
-// sourceCatalog is the catalog of s read through a TableSource, as package
+// sourceTables are the Tables of s read through a TableSource, as package
 // store builds it: every connection a table names is listed.
-func sourceCatalog(s *snapshot.Snapshot) (*Catalog, *schemaSource) {
+func sourceTables(s *snapshot.Snapshot) (*Tables, *schemaSource) {
 	conns := append([]snapshot.Connection(nil), s.Connections...)
 	seen := map[string]bool{}
 	for _, c := range conns {
@@ -61,13 +61,13 @@ func sourceCatalog(s *snapshot.Snapshot) (*Catalog, *schemaSource) {
 		}
 	}
 	src := &schemaSource{s: s}
-	return NewSourceCatalog(conns, len(s.Tables), src), src
+	return TablesFrom(conns, len(s.Tables), src), src
 }
 
-// TestSourceCatalogCaches: a table is read once, however often logics
+// TestTablesFromCaches: a table is read once, however often logics
 // name it; enum types once; a failing source is said by Err.
-func TestSourceCatalogCaches(t *testing.T) {
-	c, src := sourceCatalog(shopSchema())
+func TestTablesFromCaches(t *testing.T) {
+	c, src := sourceTables(shopSchema())
 	for range 3 {
 		if got := c.lookupTable("users"); len(got) != 1 {
 			t.Fatalf("lookupTable(users) = %d tables, want 1", len(got))
@@ -81,7 +81,7 @@ func TestSourceCatalogCaches(t *testing.T) {
 	if err := c.Err(); err != nil {
 		t.Errorf("Err() = %v", err)
 	}
-	bad, bsrc := sourceCatalog(shopSchema())
+	bad, bsrc := sourceTables(shopSchema())
 	bsrc.fail = errors.New("disk gone")
 	bad.lookupTable("users")
 	if err := bad.Err(); err == nil || err.Error() != "disk gone" {

@@ -7,17 +7,18 @@ import (
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
-// Catalog is the release's schema arranged for lookups: built once per
-// release with NewCatalog and shared by every Analyze (safe for concurrent
+// Tables are the release's tables arranged for lookups (the release's, not
+// PostgreSQL's catalog): built once per release with NewTables and shared
+// by every Analyze (safe for concurrent
 // use). A table's column lookups are built the first time a logic names
 // it, so a release of many tables and few logics pays for few.
-type Catalog struct {
+type Tables struct {
 	tables      map[string][]*lazyTable // by name, over all connections
 	conns       map[string]bool         // connection name -> is postgres
 	allPostgres bool
 	enums       map[string]bool // names of enum types the snapshot states
 	ntables     int
-	src         *sourced // not nil: tables are read from a Source (catalog_source.go)
+	src         *sourced // not nil: tables are read from a TableSource (tables_source.go)
 }
 
 // lazyTable builds a table's lookups at first use.
@@ -34,7 +35,7 @@ func (l *lazyTable) get() *tableInfo {
 	return l.info
 }
 
-// tableInfo is one table of the catalog.
+// tableInfo is one table of the release, as the analysis looks it up.
 type tableInfo struct {
 	conn, name string
 	postgres   bool
@@ -51,14 +52,14 @@ type colInfo struct {
 	hasDefault bool   // a default, or a serial type
 }
 
-// NewCatalog builds the lookups of one release from its connections and
+// NewTables builds the lookups of one release from its connections and
 // tables (the other parts of s are not read); s must not change afterwards
 // (its tables are read when logics first name them). Connections missing
 // from s.Connections but named by tables count as postgres (the engine
 // §11 analyses); a table without a connection is in "main", the
 // snapshot's default.
-func NewCatalog(s *snapshot.Snapshot) *Catalog {
-	c := &Catalog{
+func NewTables(s *snapshot.Snapshot) *Tables {
+	c := &Tables{
 		tables:      map[string][]*lazyTable{},
 		conns:       map[string]bool{},
 		allPostgres: true,
@@ -166,7 +167,7 @@ func enumTypeName(s string) string {
 // lookupTable finds the tables named name (exactly, after PostgreSQL's
 // folding of the SQL's identifier). A name PostgreSQL truncated to 63
 // bytes also matches a longer snapshot name with that prefix.
-func (c *Catalog) lookupTable(name string) []*tableInfo {
+func (c *Tables) lookupTable(name string) []*tableInfo {
 	if c.src != nil {
 		return c.src.lookup(name)
 	}

@@ -6,14 +6,14 @@ import (
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
-// TableSource gives a catalog the release's tables when a logic first names
+// TableSource gives Tables the release's tables when a logic first names
 // them, so that the caller need not hold a release of 100,000 tables in
 // memory to analyse its logics (package store reads them from the index,
 // inside the transaction that writes the release).
 type TableSource interface {
 	// Tables returns the release's tables named name, in every connection.
 	// With prefix, name is 63 bytes long (PostgreSQL cut it) and Tables
-	// returns the tables whose name starts with it; the catalog keeps
+	// returns the tables whose name starts with it; Tables keeps
 	// those whose name PostgreSQL would cut to name. Of a table, the
 	// analysis reads its connection, name, columns (name, type, nullable,
 	// default, enum values) and primary key: the rest (comments, foreign
@@ -25,10 +25,10 @@ type TableSource interface {
 	EnumTypes() ([]string, error)
 }
 
-// sourced is the part of a catalog read from a TableSource.
+// sourced is the part of Tables read from a TableSource.
 type sourced struct {
 	src   TableSource
-	conns map[string]bool // the catalog's: connection name -> is postgres
+	conns map[string]bool // the Tables': connection name -> is postgres
 
 	mu     sync.Mutex
 	tables map[string][]*tableInfo // by name; nil entries: no such table
@@ -36,31 +36,31 @@ type sourced struct {
 	err    error                   // the first error of src
 }
 
-// sourceCacheTables bounds the names a sourced catalog keeps: past it the
+// sourceCacheTables bounds the names sourced Tables keep: past it the
 // cache starts again (a release whose logics name many tables reads some
 // of them twice rather than keep them all).
 const sourceCacheTables = 4096
 
-// NewSourceCatalog returns a catalog of a release of ntables tables (the
+// TablesFrom returns the Tables of a release of ntables tables (the
 // count decides whether an unknown name is a problem: a release without
 // tables was not captured) in connections conns, whose tables are read
 // from src when a logic first names them. Connections named by tables
-// but missing from conns count as postgres, as in NewCatalog. Unlike
-// NewCatalog's, the catalog is for one goroutine at a time (TableSource need
+// but missing from conns count as postgres, as in NewTables. Unlike
+// NewTables', they are for one goroutine at a time (TableSource need
 // not be safe for concurrent use; Analyze calls on it are serialised).
 //
 // When src fails, the lookup says no table, which could report a false
 // problem: the caller must check Err after each Analyze and discard the
 // analysis when it is not nil.
-func NewSourceCatalog(conns []snapshot.Connection, ntables int, src TableSource) *Catalog {
-	c := NewCatalog(&snapshot.Snapshot{Connections: conns})
+func TablesFrom(conns []snapshot.Connection, ntables int, src TableSource) *Tables {
+	c := NewTables(&snapshot.Snapshot{Connections: conns})
 	c.ntables = ntables
 	c.src = &sourced{src: src, conns: c.conns, tables: map[string][]*tableInfo{}}
 	return c
 }
 
-// Err returns the first error of the catalog's TableSource, if any.
-func (c *Catalog) Err() error {
+// Err returns the first error of the Tables' TableSource, if any.
+func (c *Tables) Err() error {
 	if c.src == nil {
 		return nil
 	}
@@ -70,7 +70,7 @@ func (c *Catalog) Err() error {
 }
 
 // isEnum reports whether name is an enum type the snapshot states.
-func (c *Catalog) isEnum(name string) bool {
+func (c *Tables) isEnum(name string) bool {
 	if c.src == nil {
 		return c.enums[name]
 	}
