@@ -144,6 +144,14 @@ var noSQL = []string{"snapshot", "analysis", "transport", "access"}
 // sqlPackages are the imports that reach SQLite.
 var sqlPackages = []string{"database/sql", "modernc.org/sqlite"}
 
+// wasmPackages are the imports of PostgreSQL's parser compiled to
+// WebAssembly and its runtime, and wasmHome the one folder that may import
+// them: the analysis reads SQL through its internal pgparse only.
+var (
+	wasmPackages = []string{"github.com/tetratelabs/wazero", "github.com/wasilibs"}
+	wasmHome     = "indexer/analysis/internal/pgparse"
+)
+
 // layer names the layer of a package folder (slash-separated, relative to
 // the module root; "." for the root).
 func layer(dir string) string {
@@ -214,6 +222,9 @@ func layeringViolations(tb testing.TB, root, module string) []string {
 			if slices.Contains(noSQL, from) && slices.ContainsFunc(sqlPackages, func(q string) bool { return p == q || strings.HasPrefix(p, q+"/") }) {
 				bad = append(bad, fmt.Sprintf("%s imports %s: the %s layer must not reach SQLite (all SQL is in store)", rel, p, from))
 			}
+			if slices.ContainsFunc(wasmPackages, func(q string) bool { return p == q || strings.HasPrefix(p, q+"/") }) && path.Dir(rel) != wasmHome {
+				bad = append(bad, fmt.Sprintf("%s imports %s: only %s runs the WebAssembly parser", rel, p, wasmHome))
+			}
 			dir, ok := strings.CutPrefix(p, module+"/")
 			if !ok {
 				if p == module {
@@ -259,16 +270,20 @@ func TestImportLayeringCatchesReverseArrows(t *testing.T) {
 		"indexer/snapshot/decoder.go":         {"modernc.org/sqlite"},                // bad: a leaf reaches SQLite
 		"indexer/analysis/analyze.go":         {"database/sql", module + "/indexer"}, // bad twice
 		"indexer/analysis/pgoracle/oracle.go": {module + "/indexer/analysis"},
-		"indexer/analysis/tables.go":          {module + "/indexer/snapshot"},
-		"store/answer/analysis.go":            {module + "/indexer/snapshot"},
-		"store/answer/table.go":               {module + "/indexer/analysis"}, // bad: answer is built of the model only
-		"mcpserver/tools_indexer.go":          {module + "/indexer"},          // bad: mcpserver -> indexer
+		"mcpserver/tools_indexer.go":          {module + "/indexer"}, // bad: mcpserver -> indexer
 		"mcpserver/transport/http.go":         {module + "/mcpserver", module + "/mcpserver/access", module + "/mcpserver/transport/oauth"},
 		"mcpserver/transport/oauth/oauth.go":  {module + "/mcpserver/access"},
 		"mcpserver/server.go":                 {module + "/mcpserver/transport", module + "/mcpserver/access"}, // bad: mcpserver -> transport
 		"mcpserver/transport/sql.go":          {"database/sql", module + "/indexer"},                           // bad twice: SQL, and indexer
 		"mcpserver/access/scope.go":           {module + "/mcpserver", module + "/store/atomicfile"},           // bad: a leaf imports mcpserver
 		"store/tokens.go":                     {module + "/mcpserver/access"},                                  // a leaf: anyone may
+
+		// The model, the answers and the parser.
+		"indexer/analysis/tables.go":                  {module + "/indexer/snapshot", module + "/indexer/analysis/internal/pgparse"},
+		"indexer/analysis/parse.go":                   {"github.com/tetratelabs/wazero"}, // bad: the wasm host is pgparse's
+		"indexer/analysis/internal/pgparse/parser.go": {"github.com/tetratelabs/wazero/api", "github.com/wasilibs/go-pgquery/parser"},
+		"store/answer/analysis.go":                    {module + "/indexer/snapshot"},
+		"store/answer/table.go":                       {module + "/indexer/analysis"}, // bad: answer is built of the model only
 	} {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -305,13 +320,14 @@ func TestImportLayeringCatchesReverseArrows(t *testing.T) {
 		"mcpserver/transport/sql.go (layer transport) imports " + module + "/indexer",
 		"mcpserver/access/scope.go (layer access) imports " + module + "/mcpserver",
 		"store/answer/table.go (layer answer) imports " + module + "/indexer/analysis",
+		"indexer/analysis/parse.go imports github.com/tetratelabs/wazero: only " + wasmHome,
 	} {
 		if !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, want) }) {
 			t.Errorf("no violation starting %q in:\n%s", want, strings.Join(got, "\n"))
 		}
 	}
-	if len(got) != 17 {
-		t.Errorf("got %d violations, want 17:\n%s", len(got), strings.Join(got, "\n"))
+	if len(got) != 18 {
+		t.Errorf("got %d violations, want 18:\n%s", len(got), strings.Join(got, "\n"))
 	}
 }
 

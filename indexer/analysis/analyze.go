@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
@@ -28,7 +29,7 @@ func (a *Analyzer) Analyze(ctx context.Context, c *Tables, l snapshot.Logic) (re
 		return res
 	}
 	// Compile the engine this SQL needs before its time starts.
-	if err := a.p.readyEngine(ctx, a.p.engine(len(l.SQL))); err != nil {
+	if err := a.p.Ready(ctx, len(l.SQL)); err != nil {
 		res.Unjudged = "parser unavailable: " + err.Error()
 		return res
 	}
@@ -51,8 +52,8 @@ func (a *Analyzer) Analyze(ctx context.Context, c *Tables, l snapshot.Logic) (re
 			return res
 		}
 	}
-	tree, err := a.p.parseJSON(ctx, rw.SQL)
-	var pe *pgError
+	pr, err := a.p.Parse(ctx, rw.SQL)
+	var pe *pgparse.Error
 	if errors.As(err, &pe) {
 		switch {
 		case isResourceError(pe.Message):
@@ -68,13 +69,12 @@ func (a *Analyzer) Analyze(ctx context.Context, c *Tables, l snapshot.Logic) (re
 		}
 		return res
 	}
-	if err != nil {
-		res.Unjudged = a.parserFailure(ctx, err)
+	if errors.Is(err, pgparse.ErrTree) {
+		res.Unjudged = "parse tree not understood: " + err.Error()
 		return res
 	}
-	pr, err := decodeTree(tree)
 	if err != nil {
-		res.Unjudged = "parse tree not understood: " + err.Error()
+		res.Unjudged = a.parserFailure(ctx, err)
 		return res
 	}
 	switch {
@@ -142,12 +142,12 @@ func newState(ctx context.Context, c *Tables, rw *Rewrite, declared map[string]s
 		multi:        map[string][]*tableInfo{},
 		single:       map[string]bool{},
 		chosen:       chosen,
-		sublinkNames: map[*subLink]string{},
+		sublinkNames: map[*pgparse.SubLink]string{},
 	}
 }
 
 // run analyses the statement; returns tells whether it returns rows.
-func (s *state) run(stmt *node) (cols []rcol, returns, known bool) {
+func (s *state) run(stmt *pgparse.Node) (cols []rcol, returns, known bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			if r != errAbort { //nolint:errorlint // the sentinel itself is panicked
@@ -170,7 +170,7 @@ func (s *state) run(stmt *node) (cols []rcol, returns, known bool) {
 	case stmt.MergeStmt != nil:
 		cols, known = s.mergeStmt(top, stmt.MergeStmt)
 	default:
-		s.unjudged("%s statements are not analysed", stmt.kind())
+		s.unjudged("%s statements are not analysed", stmt.Kind())
 		return nil, false, true
 	}
 	return cols, cols != nil, known
@@ -212,7 +212,7 @@ func (s *state) choose() map[string]*tableInfo {
 }
 
 // statementKind names the statement as §11 does.
-func statementKind(n *node) string {
+func statementKind(n *pgparse.Node) string {
 	switch {
 	case n.SelectStmt != nil:
 		return snapshot.StatementSelect

@@ -143,23 +143,6 @@ func TestTimeout(t *testing.T) {
 	}
 }
 
-// TestPoolDropsGrownInstances keeps no instance whose memory grew past
-// keepBelow after a huge statement.
-func TestPoolDropsGrownInstances(t *testing.T) {
-	a := testAnalyzer(t)
-	c := NewTables(shopSchema())
-	a.Analyze(context.Background(), c, snapshot.Logic{SQL: badInputs()["a huge IN list"]})
-	for _, e := range []*engine{&a.p.fast, &a.p.guarded} {
-		e.mu.Lock()
-		for _, in := range e.idle {
-			if in.mem.Size() > keepBelow {
-				t.Errorf("an idle instance holds %d bytes", in.mem.Size())
-			}
-		}
-		e.mu.Unlock()
-	}
-}
-
 // TestClosedAnalyzer leaves logics unjudged after Close.
 func TestClosedAnalyzer(t *testing.T) {
 	a, err := New(context.Background(), Options{})

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
@@ -30,7 +31,7 @@ func colExpr(ref colRef) expr {
 }
 
 // expr analyses a value expression.
-func (s *state) expr(lv *level, n *node) expr {
+func (s *state) expr(lv *level, n *pgparse.Node) expr {
 	if n == nil {
 		return expr{}
 	}
@@ -105,11 +106,11 @@ func (s *state) expr(lv *level, n *node) expr {
 	case n.SetToDefault != nil:
 		return expr{}
 	}
-	s.unjudged("an expression of type %s is not analysed", n.kind())
+	s.unjudged("an expression of type %s is not analysed", n.Kind())
 	return expr{}
 }
 
-func (s *state) exprs(lv *level, ns []*node) []expr {
+func (s *state) exprs(lv *level, ns []*pgparse.Node) []expr {
 	out := make([]expr, 0, len(ns))
 	for _, n := range ns {
 		out = append(out, s.expr(lv, n))
@@ -129,7 +130,7 @@ func types(es []expr) []typ {
 }
 
 // columnRef resolves a column reference.
-func (s *state) columnRef(lv *level, cr *columnRef) expr {
+func (s *state) columnRef(lv *level, cr *pgparse.ColumnRef) expr {
 	f := cr.Fields
 	switch {
 	case len(f) == 1 && f[0].String != nil:
@@ -186,7 +187,7 @@ func (s *state) columnRef(lv *level, cr *columnRef) expr {
 }
 
 // constExpr types a literal as PostgreSQL does.
-func constExpr(c *aConst) expr {
+func constExpr(c *pgparse.AConst) expr {
 	switch {
 	case c.Isnull:
 		return expr{t: tLiteral}
@@ -209,7 +210,7 @@ func constExpr(c *aConst) expr {
 }
 
 // castType is the type a TypeName names, when the analysis knows it.
-func (s *state) castType(tn *typeName) typ {
+func (s *state) castType(tn *pgparse.TypeName) typ {
 	if tn == nil || tn.Setof || tn.PctType {
 		return tUnknown
 	}
@@ -235,7 +236,7 @@ func (s *state) castType(tn *typeName) typ {
 	return t
 }
 
-func (s *state) typeCast(lv *level, tc *typeCast) expr {
+func (s *state) typeCast(lv *level, tc *pgparse.TypeCast) expr {
 	arg := s.expr(lv, tc.Arg)
 	e := expr{t: s.castType(tc.TypeName), notNull: arg.notNull}
 	if arg.param > 0 {

@@ -1,8 +1,10 @@
 package analysis
 
+import "github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
+
 // caseExpr: the common type of the results; not NULL when every result
 // and an ELSE are.
-func (s *state) caseExpr(lv *level, c *caseExpr) expr {
+func (s *state) caseExpr(lv *level, c *pgparse.CaseExpr) expr {
 	if c.Arg != nil {
 		s.expr(lv, c.Arg)
 	}
@@ -10,7 +12,7 @@ func (s *state) caseExpr(lv *level, c *caseExpr) expr {
 	nn := c.Defresult != nil
 	for _, w := range c.Args {
 		if w.CaseWhen == nil {
-			s.unjudged("a CASE branch of type %s is not analysed", w.kind())
+			s.unjudged("a CASE branch of type %s is not analysed", w.Kind())
 			nn = false
 			results = append(results, tUnknown)
 			continue
@@ -41,7 +43,7 @@ func exprType(e expr) typ {
 // coalesce: the common type; not NULL when any argument is not; the
 // snapshot's type when the non-literal arguments are columns of one
 // snapshot type that the common type keeps.
-func (s *state) coalesce(lv *level, ns []*node) expr {
+func (s *state) coalesce(lv *level, ns []*pgparse.Node) expr {
 	args := s.exprs(lv, ns)
 	e := expr{t: commonType(types(args))}
 	snap, ok := "", true
@@ -76,7 +78,7 @@ func onlyLiteralsBesides(args []expr) bool {
 	return true
 }
 
-func (s *state) indirection(lv *level, ind *aIndirection) expr {
+func (s *state) indirection(lv *level, ind *pgparse.AIndirection) expr {
 	base := s.expr(lv, ind.Arg)
 	t := base.t
 	for _, x := range ind.Indirection {
@@ -100,7 +102,7 @@ func (s *state) indirection(lv *level, ind *aIndirection) expr {
 }
 
 // svfExpr types CURRENT_DATE, CURRENT_USER and the like.
-func svfExpr(f *sqlValueFunction) expr {
+func svfExpr(f *pgparse.SQLValueFunction) expr {
 	switch f.Op {
 	case "SVFOP_CURRENT_DATE":
 		return expr{t: tDate, notNull: true}
@@ -129,7 +131,7 @@ func svfExpr(f *sqlValueFunction) expr {
 }
 
 // subLink analyses a subquery in an expression.
-func (s *state) subLink(lv *level, sl *subLink) expr {
+func (s *state) subLink(lv *level, sl *pgparse.SubLink) expr {
 	var test expr
 	if sl.Testexpr != nil {
 		test = s.expr(lv, sl.Testexpr)
@@ -162,7 +164,7 @@ func (s *state) subLink(lv *level, sl *subLink) expr {
 // oneRow reports a subquery that always returns exactly one row: a plain
 // SELECT without GROUP BY, HAVING, LIMIT or OFFSET whose single result is
 // an aggregate (count, sum, ...) or a COALESCE starting with one.
-func oneRow(n *node) bool {
+func oneRow(n *pgparse.Node) bool {
 	if n == nil || n.SelectStmt == nil {
 		return false
 	}

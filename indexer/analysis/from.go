@@ -1,10 +1,13 @@
 package analysis
 
-import "github.com/hubsnap/hubsnap/indexer/snapshot"
+import (
+	"github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
+)
 
 // fromClause analyses a FROM list into the level's namespace. While the
 // list is processed, earlier items are visible only to LATERAL items.
-func (s *state) fromClause(lv *level, from []*node) {
+func (s *state) fromClause(lv *level, from []*pgparse.Node) {
 	start := len(lv.items)
 	for _, n := range from {
 		_, items := s.fromItem(lv, n)
@@ -21,7 +24,7 @@ func (s *state) fromClause(lv *level, from []*node) {
 // fromItem analyses one FROM item. top is the item whose columns are the
 // item's output (a join's own item for a join); items are the namespace
 // items it adds.
-func (s *state) fromItem(lv *level, n *node) (top *item, items []*item) {
+func (s *state) fromItem(lv *level, n *pgparse.Node) (top *item, items []*item) {
 	s.enter()
 	defer s.leave()
 	switch {
@@ -45,13 +48,13 @@ func (s *state) fromItem(lv *level, n *node) (top *item, items []*item) {
 	case n.JoinExpr != nil:
 		return s.join(lv, n.JoinExpr)
 	}
-	s.unjudged("the FROM item %s is not analysed", n.kind())
+	s.unjudged("the FROM item %s is not analysed", n.Kind())
 	it := &item{anyRef: true, opaque: true, relVisible: true, colsVisible: true}
 	return it, []*item{it}
 }
 
 // aliasNames returns an alias's column names.
-func aliasNames(a *alias) []string {
+func aliasNames(a *pgparse.Alias) []string {
 	if a == nil {
 		return nil
 	}
@@ -59,7 +62,7 @@ func aliasNames(a *alias) []string {
 }
 
 // named applies an alias (name and column names) to an item.
-func named(it *item, a *alias) *item {
+func named(it *item, a *pgparse.Alias) *item {
 	if a == nil {
 		return it
 	}
@@ -77,7 +80,7 @@ func named(it *item, a *alias) *item {
 // rangeVar resolves a table name: a WITH query first (unqualified names
 // only), then a table of the release. target is set for INSERT, UPDATE
 // and DELETE targets, which are never WITH queries.
-func (s *state) rangeVar(lv *level, rv *rangeVar, target *bool) *item {
+func (s *state) rangeVar(lv *level, rv *pgparse.RangeVar, target *bool) *item {
 	if rv.Schemaname == "" && rv.Catalogname == "" && target == nil {
 		if c := lv.findCTE(rv.Relname); c != nil {
 			it := &item{refname: rv.Relname, relVisible: true, colsVisible: true, opaque: c.opaque || c.pending}
@@ -97,7 +100,7 @@ func (s *state) rangeVar(lv *level, rv *rangeVar, target *bool) *item {
 // resolveTable finds the release's table a name means, reporting
 // UNKNOWN_TABLE and AMBIGUOUS_TABLE when certain. ok is false when the
 // table is not known (reported or not).
-func (s *state) resolveTable(rv *rangeVar) (*tableInfo, bool) {
+func (s *state) resolveTable(rv *pgparse.RangeVar) (*tableInfo, bool) {
 	name := rv.Relname
 	if rv.Catalogname != "" {
 		return nil, false // catalog.schema.table: not modelled
@@ -151,7 +154,7 @@ func (s *state) resolveTable(rv *rangeVar) (*tableInfo, bool) {
 
 // postgresTable accepts a table of a postgres connection; a table of
 // another engine leaves the logic unjudged.
-func (s *state) postgresTable(t *tableInfo, rv *rangeVar) (*tableInfo, bool) {
+func (s *state) postgresTable(t *tableInfo, rv *pgparse.RangeVar) (*tableInfo, bool) {
 	if !t.postgres {
 		s.unjudged("table %s belongs to a connection that is not postgres", quoteIdent(rv.Relname))
 		return nil, false
@@ -176,7 +179,7 @@ func isSystemName(name string) bool {
 }
 
 // rangeSubselect analyses a subquery in FROM.
-func (s *state) rangeSubselect(lv *level, r *rangeSubselect) *item {
+func (s *state) rangeSubselect(lv *level, r *pgparse.RangeSubselect) *item {
 	saved := lv.lateralActive
 	lv.lateralActive = r.Lateral
 	cols, known := s.subquery(lv, r.Subquery)
@@ -234,7 +237,7 @@ func setReturning(name string, args []typ) (cols []rcol, scalar, ok bool) {
 
 // rangeFunction analyses a function in FROM (always able to see the
 // items before it, as if LATERAL).
-func (s *state) rangeFunction(lv *level, r *rangeFunction) *item {
+func (s *state) rangeFunction(lv *level, r *pgparse.RangeFunction) *item {
 	saved := lv.lateralActive
 	lv.lateralActive = true
 	defer func() { lv.lateralActive = saved }()

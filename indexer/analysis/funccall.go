@@ -1,5 +1,7 @@
 package analysis
 
+import "github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
+
 // srfFn types a set-returning function of one column in a result list
 // as setReturning types it in FROM. It is nullable whatever it returns:
 // beside a longer set-returning function its rows run out as NULLs.
@@ -151,7 +153,7 @@ func arrayAgg(a []typ) (typ, nulls, bool) {
 
 // funcCall analyses a function call: its arguments, ORDER BY, FILTER and
 // OVER parts, and its type when the function is one the analysis knows.
-func (s *state) funcCall(lv *level, f *funcCall) expr {
+func (s *state) funcCall(lv *level, f *pgparse.FuncCall) expr {
 	names := strs(f.Funcname)
 	name := names[len(names)-1]
 	qualified := len(names) > 1
@@ -216,7 +218,7 @@ func (s *state) funcCall(lv *level, f *funcCall) expr {
 }
 
 // windowDef analyses an inline window definition.
-func (s *state) windowDef(lv *level, w *windowDef) {
+func (s *state) windowDef(lv *level, w *pgparse.WindowDef) {
 	s.exprs(lv, w.PartitionClause)
 	for _, o := range w.OrderClause {
 		if o.SortBy != nil {

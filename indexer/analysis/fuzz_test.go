@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
@@ -70,18 +71,14 @@ func FuzzPlaceholders(f *testing.F) {
 			return
 		}
 		// Each $n is a parameter token of the rewritten SQL.
-		pb, err := a.p.scanTokens(context.Background(), r.SQL)
+		toks, err := a.p.Scan(context.Background(), r.SQL)
 		if err != nil {
 			return // rewritten SQL the scanner rejects: a $n glued to something
 		}
-		toks, err := decodeScan(pb)
-		if err != nil {
-			t.Fatal(err)
-		}
 		params := map[int]bool{}
 		for _, tk := range toks {
-			if tk.kind == tokParam {
-				params[tk.start] = true
+			if tk.Kind == pgparse.TokParam {
+				params[tk.Start] = true
 			}
 		}
 		for _, e := range r.edits {

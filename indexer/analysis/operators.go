@@ -1,8 +1,10 @@
 package analysis
 
+import "github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
+
 // aExpr analyses an operator expression (A_Expr): its type, whether it is
 // NULL, and the placeholders it binds to columns.
-func (s *state) aExpr(lv *level, a *aExpr) expr {
+func (s *state) aExpr(lv *level, a *pgparse.AExpr) expr {
 	op := ""
 	if len(a.Name) > 0 {
 		names := strs(a.Name)

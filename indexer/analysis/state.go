@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
@@ -37,7 +38,7 @@ type state struct {
 
 	depth, steps int
 
-	sublinkNames map[*subLink]string // the first column of each scalar subquery
+	sublinkNames map[*pgparse.SubLink]string // the first column of each scalar subquery
 
 	// Connections of bare table names found in several connections.
 	multi   map[string][]*tableInfo // bare names with several candidates

@@ -1,4 +1,4 @@
-package analysis
+package pgparse
 
 import (
 	"bytes"
@@ -7,9 +7,31 @@ import (
 	"errors"
 )
 
+// Parse parses sql with PostgreSQL's grammar into its parse tree: an
+// *Error for SQL PostgreSQL rejects, an error wrapping ErrTree for a tree
+// the decoder cannot read, any other error when the parser failed (a
+// trap, the end of ctx).
+func (p *Parser) Parse(ctx context.Context, sql string) (*ParseResult, error) {
+	tree, err := p.parseJSON(ctx, sql)
+	if err != nil {
+		return nil, err
+	}
+	return decodeTree(tree)
+}
+
+// Scan runs PostgreSQL's scanner over sql and returns its tokens, or an
+// *Error for SQL the scanner rejects.
+func (p *Parser) Scan(ctx context.Context, sql string) ([]Token, error) {
+	pb, err := p.scanTokens(ctx, sql)
+	if err != nil {
+		return nil, err
+	}
+	return decodeScan(pb)
+}
+
 // parseJSON parses sql and returns libpg_query's JSON parse tree, or a
-// *pgError for SQL PostgreSQL rejects.
-func (p *pgParser) parseJSON(ctx context.Context, sql string) ([]byte, error) {
+// *Error for SQL PostgreSQL rejects.
+func (p *Parser) parseJSON(ctx context.Context, sql string) ([]byte, error) {
 	var out []byte
 	err := p.with(ctx, len(sql), func(ctx context.Context, in *instance) error {
 		input, err := in.cString(ctx, sql)
@@ -42,8 +64,8 @@ func (p *pgParser) parseJSON(ctx context.Context, sql string) ([]byte, error) {
 }
 
 // scanTokens runs PostgreSQL's scanner over sql and returns the protobuf
-// ScanResult, or a *pgError for SQL the scanner rejects.
-func (p *pgParser) scanTokens(ctx context.Context, sql string) ([]byte, error) {
+// ScanResult, or an *Error for SQL the scanner rejects.
+func (p *Parser) scanTokens(ctx context.Context, sql string) ([]byte, error) {
 	var out []byte
 	err := p.with(ctx, len(sql), func(ctx context.Context, in *instance) error {
 		input, err := in.cString(ctx, sql)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
 )
 
 // Options configures an Analyzer.
@@ -35,7 +37,7 @@ const MaxSQL = 48 << 10
 // concurrent call gets its own parser instance, all sharing one compiled
 // module. Nothing is compiled until the first Analyze (or Prepare).
 type Analyzer struct {
-	p       *pgParser
+	p       *pgparse.Parser
 	timeout time.Duration
 	shared  bool
 }
@@ -43,7 +45,7 @@ type Analyzer struct {
 // sharedParser is the parser of Options.Shared.
 var (
 	sharedMu     sync.Mutex
-	sharedParser *pgParser
+	sharedParser *pgparse.Parser
 )
 
 // New returns an Analyzer. It is cheap: the parser is compiled at the first
@@ -60,22 +62,41 @@ func New(ctx context.Context, opts Options) (*Analyzer, error) {
 		sharedMu.Lock()
 		defer sharedMu.Unlock()
 		if sharedParser == nil {
-			sharedParser = newPGParser(opts.CacheDir)
+			sharedParser = pgparse.New(opts.CacheDir)
 		}
 		return &Analyzer{p: sharedParser, timeout: t, shared: true}, nil
 	}
-	return &Analyzer{p: newPGParser(opts.CacheDir), timeout: t}, nil
+	return &Analyzer{p: pgparse.New(opts.CacheDir), timeout: t}, nil
 }
 
 // Prepare compiles the parser now (from the compilation cache when it holds
 // it) and makes one parser instance, so the first Analyze pays nothing.
 func (a *Analyzer) Prepare(ctx context.Context) error {
-	in, err := a.p.get(ctx, &a.p.fast)
-	if err != nil {
+	if err := a.p.Prepare(ctx); err != nil {
 		return fmt.Errorf("prepare parser: %w", err)
 	}
-	a.p.put(in)
 	return nil
+}
+
+// SetCompiler makes every parser of this process that keeps its
+// compilations in a folder (Options.CacheDir) call compile(ctx, dir,
+// guarded) when the folder does not hold the compiled engine it needs yet
+// (guarded: the one for long SQL), rather than compiling in this process:
+// compiling PostgreSQL's parser holds about 250 MiB of heap, loading it
+// from the folder about 30 MiB. compile is expected to run Compile(ctx,
+// dir, guarded) in another process and wait for it; when it fails, or the
+// folder still lacks the parser after it, this process compiles it
+// itself: slower to start and larger, never wrong. nil turns it off.
+func SetCompiler(compile func(ctx context.Context, dir string, guarded bool) error) {
+	pgparse.SetCompiler(compile)
+}
+
+// Compile compiles one of the parser's engines (guarded: the one for long
+// SQL) into the compilation cache folder dir, and marks it there: the
+// work of the process SetCompiler's function starts. An engine the folder
+// already holds is loaded, not compiled again.
+func Compile(ctx context.Context, dir string, guarded bool) error {
+	return pgparse.Compile(ctx, dir, guarded)
 }
 
 // Close releases the parser. Analyze after Close leaves logics unjudged.
@@ -84,7 +105,7 @@ func (a *Analyzer) Close() error {
 	if a.shared {
 		return nil
 	}
-	return a.p.close()
+	return a.p.Close()
 }
 
 // Rewrite finds the placeholders of sql with PostgreSQL's scanner and
@@ -93,7 +114,7 @@ func (a *Analyzer) Close() error {
 // The error is not nil only when the parser failed; SQL the scanner rejects
 // gives a Rewrite with Complete false.
 func (a *Analyzer) Rewrite(ctx context.Context, sql string, declared func(name string) bool) (*Rewrite, error) {
-	if err := a.p.ready(ctx); err != nil {
+	if err := a.p.Ready(ctx, 0); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.timeout)
@@ -102,10 +123,10 @@ func (a *Analyzer) Rewrite(ctx context.Context, sql string, declared func(name s
 }
 
 func (a *Analyzer) rewrite(ctx context.Context, sql string, declared func(string) bool) (*Rewrite, error) {
-	var pe *pgError
+	var pe *pgparse.Error
 	prefix := sql
 	for range 3 {
-		pb, err := a.p.scanTokens(ctx, prefix)
+		toks, err := a.p.Scan(ctx, prefix)
 		if errors.As(err, &pe) {
 			// Search the part before the token the scanner rejected.
 			cut := byteOffset(prefix, pe.Cursorpos)
@@ -115,10 +136,6 @@ func (a *Analyzer) rewrite(ctx context.Context, sql string, declared func(string
 			prefix = prefix[:cut]
 			continue
 		}
-		if err != nil {
-			return nil, err
-		}
-		toks, err := decodeScan(pb)
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package analysis
+package pgparse
 
 import (
 	"context"
@@ -52,10 +52,11 @@ const (
 	canaryValue = 0xA5
 )
 
-// newPGParser returns a parser keeping compilations in cacheDir ("" for
-// memory only).
-func newPGParser(cacheDir string) *pgParser {
-	p := &pgParser{cacheDir: cacheDir}
+// New returns a Parser keeping its compilations in cacheDir ("" for
+// memory only). It compiles nothing: the first Parse, Scan, Ready or
+// Prepare does.
+func New(cacheDir string) *Parser {
+	p := &Parser{cacheDir: cacheDir}
 	p.guarded.guarded = true
 	return p
 }
@@ -71,9 +72,11 @@ var errParserClosed = errors.New("parser closed")
 // see stackSize), and the deadline is checked between calls.
 const guardAbove = 8 << 10
 
-// pgParser owns the compilation cache and two engines: fast for ordinary
-// SQL, guarded for long SQL.
-type pgParser struct {
+// Parser is PostgreSQL's parser. It owns the compilation cache and two
+// engines: fast for ordinary SQL, guarded for long SQL. It is safe for
+// concurrent use: each concurrent call gets its own instance of the
+// module, all sharing one compilation.
+type Parser struct {
 	cacheDir  string
 	cacheOnce sync.Once
 	cache     wazero.CompilationCache
@@ -102,21 +105,36 @@ type engine struct {
 	seq  atomic.Uint64
 }
 
+// Ready compiles, once, the engine that parses SQL of n bytes (from the
+// compilation cache when the cache folder holds it).
+func (p *Parser) Ready(ctx context.Context, n int) error {
+	return p.readyEngine(ctx, p.engine(n))
+}
+
+// Prepare readies the engine for ordinary SQL and makes one instance of
+// it, so the first Parse or Scan pays nothing.
+func (p *Parser) Prepare(ctx context.Context) error {
+	in, err := p.get(ctx, &p.fast)
+	if err != nil {
+		return err
+	}
+	p.put(in)
+	return nil
+}
+
+// Close drops every instance, the runtimes and the compilation cache;
+// calls after it fail.
+func (p *Parser) Close() error { return p.close() }
+
 // engine picks the engine for SQL of n bytes.
-func (p *pgParser) engine(n int) *engine {
+func (p *Parser) engine(n int) *engine {
 	if n > guardAbove {
 		return &p.guarded
 	}
 	return &p.fast
 }
 
-// ready compiles the fast engine's module once (from the compilation cache
-// when the cache folder holds it).
-func (p *pgParser) ready(ctx context.Context) error {
-	return p.readyEngine(ctx, &p.fast)
-}
-
-func (p *pgParser) readyEngine(ctx context.Context, e *engine) error {
+func (p *Parser) readyEngine(ctx context.Context, e *engine) error {
 	p.mu.Lock()
 	closed := p.closed
 	p.mu.Unlock()
@@ -174,7 +192,7 @@ func (e *engine) compile(ctx context.Context, cache wazero.CompilationCache) err
 }
 
 // get returns an idle instance of e or makes one.
-func (p *pgParser) get(ctx context.Context, e *engine) (*instance, error) {
+func (p *Parser) get(ctx context.Context, e *engine) (*instance, error) {
 	if err := p.readyEngine(ctx, e); err != nil {
 		return nil, err
 	}
@@ -224,7 +242,7 @@ func (p *pgParser) get(ctx context.Context, e *engine) (*instance, error) {
 
 // put returns a healthy instance to its engine's pool; a grown one is
 // dropped.
-func (p *pgParser) put(in *instance) {
+func (p *Parser) put(in *instance) {
 	p.mu.Lock()
 	closed := p.closed
 	p.mu.Unlock()
@@ -239,7 +257,7 @@ func (p *pgParser) put(in *instance) {
 }
 
 // close drops every instance, the runtimes and the cache.
-func (p *pgParser) close() error {
+func (p *Parser) close() error {
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()

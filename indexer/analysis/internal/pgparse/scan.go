@@ -1,4 +1,4 @@
-package analysis
+package pgparse
 
 import (
 	"errors"
@@ -9,19 +9,20 @@ import (
 // Tokens of PostgreSQL's scanner that placeholders care about (the values
 // of pg_query's Token enum for PostgreSQL 17).
 const (
-	tokColon    = 58  // ':'
-	tokLBracket = 91  // '['
-	tokRBracket = 93  // ']'
-	tokIdent    = 258 // IDENT
-	tokParam    = 267 // PARAM ($n)
+	TokColon    = 58  // ':'
+	TokLBracket = 91  // '['
+	TokRBracket = 93  // ']'
+	TokIdent    = 258 // IDENT
+	TokParam    = 267 // PARAM ($n)
 )
 
-// token is one token of PostgreSQL's scanner: byte offsets into the SQL,
-// the token kind, and whether it is a keyword.
-type token struct {
-	start, end int
-	kind       int
-	keyword    bool
+// Token is one token of PostgreSQL's scanner: byte offsets into the SQL,
+// the token kind (one of the Tok values, or another of pg_query's Token
+// enum), and whether it is a keyword.
+type Token struct {
+	Start, End int
+	Kind       int
+	Keyword    bool
 }
 
 var errScanDecode = errors.New("scan result: malformed protobuf")
@@ -29,8 +30,8 @@ var errScanDecode = errors.New("scan result: malformed protobuf")
 // decodeScan decodes pg_query's ScanResult {version = 1; repeated
 // ScanToken tokens = 2} with ScanToken {start = 1; end = 2; token = 4;
 // keyword_kind = 5}.
-func decodeScan(b []byte) ([]token, error) {
-	var toks []token
+func decodeScan(b []byte) ([]Token, error) {
+	var toks []Token
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -59,8 +60,8 @@ func decodeScan(b []byte) ([]token, error) {
 	return toks, nil
 }
 
-func decodeToken(b []byte) (token, error) {
-	var t token
+func decodeToken(b []byte) (Token, error) {
+	var t Token
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -82,13 +83,13 @@ func decodeToken(b []byte) (token, error) {
 		b = b[n:]
 		switch num {
 		case 1:
-			t.start = int(int32(v))
+			t.Start = int(int32(v))
 		case 2:
-			t.end = int(int32(v))
+			t.End = int(int32(v))
 		case 4:
-			t.kind = int(int32(v))
+			t.Kind = int(int32(v))
 		case 5:
-			t.keyword = v != 0
+			t.Keyword = v != 0
 		}
 	}
 	return t, nil

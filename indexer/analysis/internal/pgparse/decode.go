@@ -1,7 +1,8 @@
-package analysis
+package pgparse
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 )
 
@@ -10,13 +11,18 @@ import (
 // and bounded in depth. Members it does not read are skipped; a node type
 // it does not know is kept by name in node.Other.
 
-// maxJSONDepth bounds the nesting the decoder follows (the analysis itself
-// stops at maxDepth levels of queries and expressions).
-const maxJSONDepth = 4 * maxDepth
+// maxJSONDepth bounds the nesting the decoder follows: four times the
+// 400 levels of queries and expressions the analysis follows (package
+// analysis, maxDepth).
+const maxJSONDepth = 1600
+
+// ErrTree is wrapped by the errors of a parse tree the decoder cannot
+// read.
+var ErrTree = errors.New("parse tree")
 
 var (
-	errJSON      = errors.New("parse tree: malformed JSON")
-	errJSONDepth = errors.New("parse tree: nested too deeply")
+	errJSON      = fmt.Errorf("%w: malformed JSON", ErrTree)
+	errJSONDepth = fmt.Errorf("%w: nested too deeply", ErrTree)
 )
 
 // jr reads JSON from b.
@@ -29,14 +35,14 @@ type jr struct {
 	first, empty bool
 	k            []byte
 	// slab hands out nodes in blocks: one allocation for many.
-	slab   []node
+	slab   []Node
 	failAt int
 }
 
 // newNode returns a zero node from the slab.
-func (r *jr) newNode() *node {
+func (r *jr) newNode() *Node {
 	if len(r.slab) == 0 {
-		r.slab = make([]node, 64)
+		r.slab = make([]Node, 64)
 	}
 	n := &r.slab[0]
 	r.slab = r.slab[1:]
@@ -44,16 +50,16 @@ func (r *jr) newNode() *node {
 }
 
 // decodeTree decodes libpg_query's JSON parse tree.
-func decodeTree(b []byte) (*parseResult, error) {
+func decodeTree(b []byte) (*ParseResult, error) {
 	r := &jr{b: b}
-	pr := &parseResult{}
+	pr := &ParseResult{}
 	r.object(func(k []byte) {
 		switch string(k) {
 		case "version":
 			pr.Version = int(r.int())
 		case "stmts":
 			r.array(func() {
-				rs := &rawStmt{}
+				rs := &RawStmt{}
 				r.object(func(k []byte) {
 					switch string(k) {
 					case "stmt":
@@ -312,8 +318,8 @@ func (r *jr) present() bool {
 	return true
 }
 
-func (r *jr) nodes() []*node {
-	var out []*node
+func (r *jr) nodes() []*Node {
+	var out []*Node
 	r.array(func() { out = append(out, r.node()) })
 	return out
 }

@@ -1,4 +1,4 @@
-package analysis
+package pgparse
 
 import (
 	"context"
@@ -43,7 +43,7 @@ func TestCompileElsewhere(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	p := newPGParser(dir)
+	p := New(dir)
 	for _, e := range []*engine{&p.fast, &p.guarded} {
 		if err := p.readyEngine(ctx, e); err != nil {
 			t.Fatal(err)
@@ -70,7 +70,7 @@ func TestCompileElsewhere(t *testing.T) {
 		}
 	}
 
-	p = newPGParser(dir)
+	p = New(dir)
 	if err := p.readyEngine(ctx, &p.fast); err != nil {
 		t.Fatal(err)
 	}
@@ -82,13 +82,12 @@ func TestCompileElsewhere(t *testing.T) {
 	// A compiler that fails: the parser compiles, and works.
 	other := t.TempDir()
 	SetCompiler(func(context.Context, string, bool) error { return context.Canceled })
-	p = newPGParser(other)
+	p = New(other)
 	defer p.close()
 	if err := p.readyEngine(ctx, &p.fast); err != nil {
 		t.Fatalf("after a failing compiler: %v", err)
 	}
-	a := &Analyzer{p: p, timeout: DefaultTimeout}
-	if _, err := a.Rewrite(ctx, "select 1", nil); err != nil {
+	if _, err := p.Scan(ctx, "select 1"); err != nil {
 		t.Fatalf("parser after a failing compiler: %v", err)
 	}
 }

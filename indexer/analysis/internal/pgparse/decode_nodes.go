@@ -1,10 +1,10 @@
 // Code written from a table of the fields the analysis reads; each
 // decoder reads one libpg_query JSON object into its node type.
 
-package analysis
+package pgparse
 
 // node reads one node: an object with one member named after its type.
-func (r *jr) node() *node {
+func (r *jr) node() *Node {
 	n := r.newNode()
 	for r.obj(); r.next(); {
 		switch string(r.k) {
@@ -113,8 +113,8 @@ func (r *jr) node() *node {
 
 // aConst reads an A_Const: {"ival": {"ival": 1}}, {"sval": {"sval": "x"}},
 // ... ({"ival": {}} is 0).
-func (r *jr) aConst() *aConst {
-	c := &aConst{}
+func (r *jr) aConst() *AConst {
+	c := &AConst{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "ival":
@@ -158,8 +158,8 @@ func (r *jr) aConst() *aConst {
 	return c
 }
 
-func (r *jr) subLink() *subLink {
-	v := &subLink{}
+func (r *jr) subLink() *SubLink {
+	v := &SubLink{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "subLinkType":
@@ -179,8 +179,8 @@ func (r *jr) subLink() *subLink {
 	return v
 }
 
-func (r *jr) aArrayExpr() *aArrayExpr {
-	v := &aArrayExpr{}
+func (r *jr) aArrayExpr() *AArrayExpr {
+	v := &AArrayExpr{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "elements":
@@ -194,8 +194,8 @@ func (r *jr) aArrayExpr() *aArrayExpr {
 	return v
 }
 
-func (r *jr) aIndirection() *aIndirection {
-	v := &aIndirection{}
+func (r *jr) aIndirection() *AIndirection {
+	v := &AIndirection{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "arg":
@@ -209,8 +209,8 @@ func (r *jr) aIndirection() *aIndirection {
 	return v
 }
 
-func (r *jr) aIndices() *aIndices {
-	v := &aIndices{}
+func (r *jr) aIndices() *AIndices {
+	v := &AIndices{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "is_slice":
@@ -226,8 +226,8 @@ func (r *jr) aIndices() *aIndices {
 	return v
 }
 
-func (r *jr) stringNode() *stringNode {
-	v := &stringNode{}
+func (r *jr) stringNode() *StringNode {
+	v := &StringNode{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "sval":
@@ -239,8 +239,8 @@ func (r *jr) stringNode() *stringNode {
 	return v
 }
 
-func (r *jr) integerNode() *integerNode {
-	v := &integerNode{}
+func (r *jr) integerNode() *IntegerNode {
+	v := &IntegerNode{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "ival":
@@ -252,8 +252,8 @@ func (r *jr) integerNode() *integerNode {
 	return v
 }
 
-func (r *jr) collateClause() *collateClause {
-	v := &collateClause{}
+func (r *jr) collateClause() *CollateClause {
+	v := &CollateClause{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "arg":
@@ -265,8 +265,8 @@ func (r *jr) collateClause() *collateClause {
 	return v
 }
 
-func (r *jr) sqlValueFunction() *sqlValueFunction {
-	v := &sqlValueFunction{}
+func (r *jr) sqlValueFunction() *SQLValueFunction {
+	v := &SQLValueFunction{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "op":
@@ -280,8 +280,8 @@ func (r *jr) sqlValueFunction() *sqlValueFunction {
 	return v
 }
 
-func (r *jr) sortBy() *sortBy {
-	v := &sortBy{}
+func (r *jr) sortBy() *SortBy {
+	v := &SortBy{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "node":
@@ -293,8 +293,8 @@ func (r *jr) sortBy() *sortBy {
 	return v
 }
 
-func (r *jr) groupingSet() *groupingSet {
-	v := &groupingSet{}
+func (r *jr) groupingSet() *GroupingSet {
+	v := &GroupingSet{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "kind":
@@ -308,8 +308,8 @@ func (r *jr) groupingSet() *groupingSet {
 	return v
 }
 
-func (r *jr) namedArgExpr() *namedArgExpr {
-	v := &namedArgExpr{}
+func (r *jr) namedArgExpr() *NamedArgExpr {
+	v := &NamedArgExpr{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "arg":
@@ -323,8 +323,8 @@ func (r *jr) namedArgExpr() *namedArgExpr {
 	return v
 }
 
-func (r *jr) locOnly() *locOnly {
-	v := &locOnly{}
+func (r *jr) locOnly() *LocOnly {
+	v := &LocOnly{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "location":
@@ -336,8 +336,8 @@ func (r *jr) locOnly() *locOnly {
 	return v
 }
 
-func (r *jr) multiAssignRef() *multiAssignRef {
-	v := &multiAssignRef{}
+func (r *jr) multiAssignRef() *MultiAssignRef {
+	v := &MultiAssignRef{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "source":

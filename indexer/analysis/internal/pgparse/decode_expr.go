@@ -1,10 +1,10 @@
-package analysis
+package pgparse
 
 // Readers of one kind of libpg_query JSON node each, written from the
 // table of fields the analysis reads (see decode_nodes.go).
 
-func (r *jr) columnRef() *columnRef {
-	v := &columnRef{}
+func (r *jr) columnRef() *ColumnRef {
+	v := &ColumnRef{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "fields":
@@ -18,8 +18,8 @@ func (r *jr) columnRef() *columnRef {
 	return v
 }
 
-func (r *jr) paramRef() *paramRef {
-	v := &paramRef{}
+func (r *jr) paramRef() *ParamRef {
+	v := &ParamRef{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "number":
@@ -33,8 +33,8 @@ func (r *jr) paramRef() *paramRef {
 	return v
 }
 
-func (r *jr) typeCast() *typeCast {
-	v := &typeCast{}
+func (r *jr) typeCast() *TypeCast {
+	v := &TypeCast{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "arg":
@@ -50,8 +50,8 @@ func (r *jr) typeCast() *typeCast {
 	return v
 }
 
-func (r *jr) aExpr() *aExpr {
-	v := &aExpr{}
+func (r *jr) aExpr() *AExpr {
+	v := &AExpr{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "kind":
@@ -71,8 +71,8 @@ func (r *jr) aExpr() *aExpr {
 	return v
 }
 
-func (r *jr) boolExpr() *boolExpr {
-	v := &boolExpr{}
+func (r *jr) boolExpr() *BoolExpr {
+	v := &BoolExpr{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "boolop":
@@ -86,8 +86,8 @@ func (r *jr) boolExpr() *boolExpr {
 	return v
 }
 
-func (r *jr) nullTest() *nullTest {
-	v := &nullTest{}
+func (r *jr) nullTest() *NullTest {
+	v := &NullTest{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "arg":
@@ -101,8 +101,8 @@ func (r *jr) nullTest() *nullTest {
 	return v
 }
 
-func (r *jr) booleanTest() *booleanTest {
-	v := &booleanTest{}
+func (r *jr) booleanTest() *BooleanTest {
+	v := &BooleanTest{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "arg":
@@ -114,8 +114,8 @@ func (r *jr) booleanTest() *booleanTest {
 	return v
 }
 
-func (r *jr) funcCall() *funcCall {
-	v := &funcCall{}
+func (r *jr) funcCall() *FuncCall {
+	v := &FuncCall{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "funcname":
@@ -145,8 +145,8 @@ func (r *jr) funcCall() *funcCall {
 	return v
 }
 
-func (r *jr) windowDef() *windowDef {
-	v := &windowDef{}
+func (r *jr) windowDef() *WindowDef {
+	v := &WindowDef{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "name":
@@ -168,8 +168,8 @@ func (r *jr) windowDef() *windowDef {
 	return v
 }
 
-func (r *jr) caseExpr() *caseExpr {
-	v := &caseExpr{}
+func (r *jr) caseExpr() *CaseExpr {
+	v := &CaseExpr{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "arg":
@@ -187,8 +187,8 @@ func (r *jr) caseExpr() *caseExpr {
 	return v
 }
 
-func (r *jr) caseWhen() *caseWhen {
-	v := &caseWhen{}
+func (r *jr) caseWhen() *CaseWhen {
+	v := &CaseWhen{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "expr":
@@ -202,8 +202,8 @@ func (r *jr) caseWhen() *caseWhen {
 	return v
 }
 
-func (r *jr) argsExpr() *argsExpr {
-	v := &argsExpr{}
+func (r *jr) argsExpr() *ArgsExpr {
+	v := &ArgsExpr{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "args":
@@ -217,8 +217,8 @@ func (r *jr) argsExpr() *argsExpr {
 	return v
 }
 
-func (r *jr) minMaxExpr() *minMaxExpr {
-	v := &minMaxExpr{}
+func (r *jr) minMaxExpr() *MinMaxExpr {
+	v := &MinMaxExpr{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "op":

@@ -1,4 +1,4 @@
-package analysis
+package pgparse
 
 import (
 	"encoding/binary"

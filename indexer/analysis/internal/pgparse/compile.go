@@ -1,4 +1,4 @@
-package analysis
+package pgparse
 
 import (
 	"context"
@@ -31,7 +31,7 @@ import (
 var compiler atomic.Pointer[func(ctx context.Context, dir string, guarded bool) error]
 
 // SetCompiler makes every parser of this process that keeps its
-// compilations in a folder (Options.CacheDir) call compile(ctx, dir,
+// compilations in a folder (New's cacheDir) call compile(ctx, dir,
 // guarded) when the folder does not hold the compiled engine it needs yet
 // (guarded: the one for long SQL), rather than compiling in this process;
 // compile is expected to run Compile(ctx, dir, guarded) in another process
@@ -57,7 +57,7 @@ func Compile(ctx context.Context, dir string, guarded bool) error {
 	// The compiler's heap is nearly all live until the compile ends: a
 	// low GC target keeps the process near that, not twice it.
 	defer debug.SetGCPercent(debug.SetGCPercent(20))
-	p := newPGParser(dir)
+	p := New(dir)
 	p.compiles = true // not in yet another process
 	defer p.close()
 	e := &p.fast
@@ -181,7 +181,7 @@ func wazeroVersion() string {
 // compileElsewhere asks SetCompiler's function, if any, to fill p's folder
 // with the engine's compilation (once per engine: readyEngine runs it in
 // the engine's sync.Once).
-func (p *pgParser) compileElsewhere(ctx context.Context, e *engine) {
+func (p *Parser) compileElsewhere(ctx context.Context, e *engine) {
 	c := compiler.Load()
 	if c == nil || p.compiles || p.cacheDir == "" || compiled(p.cacheDir, e.guarded) {
 		return

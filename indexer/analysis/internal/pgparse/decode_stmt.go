@@ -1,10 +1,10 @@
-package analysis
+package pgparse
 
 // Readers of one kind of libpg_query JSON node each, written from the
 // table of fields the analysis reads (see decode_nodes.go).
 
-func (r *jr) withClause() *withClause {
-	v := &withClause{}
+func (r *jr) withClause() *WithClause {
+	v := &WithClause{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "ctes":
@@ -18,8 +18,8 @@ func (r *jr) withClause() *withClause {
 	return v
 }
 
-func (r *jr) selectStmt() *selectStmt {
-	v := &selectStmt{}
+func (r *jr) selectStmt() *SelectStmt {
+	v := &SelectStmt{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "distinctClause":
@@ -67,8 +67,8 @@ func (r *jr) selectStmt() *selectStmt {
 	return v
 }
 
-func (r *jr) insertStmt() *insertStmt {
-	v := &insertStmt{}
+func (r *jr) insertStmt() *InsertStmt {
+	v := &InsertStmt{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "relation":
@@ -90,8 +90,8 @@ func (r *jr) insertStmt() *insertStmt {
 	return v
 }
 
-func (r *jr) onConflictClause() *onConflictClause {
-	v := &onConflictClause{}
+func (r *jr) onConflictClause() *OnConflictClause {
+	v := &OnConflictClause{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "action":
@@ -111,8 +111,8 @@ func (r *jr) onConflictClause() *onConflictClause {
 	return v
 }
 
-func (r *jr) inferClause() *inferClause {
-	v := &inferClause{}
+func (r *jr) inferClause() *InferClause {
+	v := &InferClause{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "indexElems":
@@ -128,8 +128,8 @@ func (r *jr) inferClause() *inferClause {
 	return v
 }
 
-func (r *jr) indexElem() *indexElem {
-	v := &indexElem{}
+func (r *jr) indexElem() *IndexElem {
+	v := &IndexElem{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "name":
@@ -143,8 +143,8 @@ func (r *jr) indexElem() *indexElem {
 	return v
 }
 
-func (r *jr) updateStmt() *updateStmt {
-	v := &updateStmt{}
+func (r *jr) updateStmt() *UpdateStmt {
+	v := &UpdateStmt{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "relation":
@@ -166,8 +166,8 @@ func (r *jr) updateStmt() *updateStmt {
 	return v
 }
 
-func (r *jr) deleteStmt() *deleteStmt {
-	v := &deleteStmt{}
+func (r *jr) deleteStmt() *DeleteStmt {
+	v := &DeleteStmt{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "relation":
@@ -187,8 +187,8 @@ func (r *jr) deleteStmt() *deleteStmt {
 	return v
 }
 
-func (r *jr) commonTableExpr() *commonTableExpr {
-	v := &commonTableExpr{}
+func (r *jr) commonTableExpr() *CommonTableExpr {
+	v := &CommonTableExpr{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "ctename":
@@ -210,8 +210,8 @@ func (r *jr) commonTableExpr() *commonTableExpr {
 	return v
 }
 
-func (r *jr) mergeStmt() *mergeStmt {
-	v := &mergeStmt{}
+func (r *jr) mergeStmt() *MergeStmt {
+	v := &MergeStmt{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "relation":
@@ -233,8 +233,8 @@ func (r *jr) mergeStmt() *mergeStmt {
 	return v
 }
 
-func (r *jr) mergeWhenClause() *mergeWhenClause {
-	v := &mergeWhenClause{}
+func (r *jr) mergeWhenClause() *MergeWhenClause {
+	v := &MergeWhenClause{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "matchKind":

@@ -1,4 +1,4 @@
-package analysis
+package pgparse
 
 import (
 	"bytes"
@@ -15,14 +15,15 @@ import (
 // nothing is allocated when the package is merely linked).
 var canary = sync.OnceValue(func() []byte { return bytes.Repeat([]byte{canaryValue}, canarySize) })
 
-// pgError is an error libpg_query reports: PostgreSQL's message and the
+// Error is an error libpg_query reports: PostgreSQL's message and the
 // 1-based character position of the cursor (0 when unknown).
-type pgError struct {
+type Error struct {
 	Message   string
 	Cursorpos int
 }
 
-func (e *pgError) Error() string {
+// Error returns PostgreSQL's message and the cursor's position.
+func (e *Error) Error() string {
 	if e.Cursorpos > 0 {
 		return e.Message + " at position " + strconv.Itoa(e.Cursorpos)
 	}
@@ -85,7 +86,7 @@ func (in *instance) stackIntact() bool {
 // on an error, and a snapshot copies wazero's whole execution stack, most
 // of a short parse's cost. When the parser does jump, that try is
 // abandoned with its instance and the call is run again with snapshots.
-func (p *pgParser) with(ctx context.Context, n int, fn func(ctx context.Context, in *instance) error) error {
+func (p *Parser) with(ctx context.Context, n int, fn func(ctx context.Context, in *instance) error) error {
 	err := p.withMode(ctx, n, true, fn)
 	if errors.Is(err, errLongjmp) {
 		err = p.withMode(ctx, n, false, fn)
@@ -93,7 +94,7 @@ func (p *pgParser) with(ctx context.Context, n int, fn func(ctx context.Context,
 	return err
 }
 
-func (p *pgParser) withMode(ctx context.Context, n int, lazy bool, fn func(ctx context.Context, in *instance) error) (err error) {
+func (p *Parser) withMode(ctx context.Context, n int, lazy bool, fn func(ctx context.Context, in *instance) error) (err error) {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("parser stopped: %w", err)
 	}
@@ -129,7 +130,7 @@ func (p *pgParser) withMode(ctx context.Context, n int, lazy bool, fn func(ctx c
 		in.broken = true
 		return errStackOverflow
 	}
-	var pe *pgError
+	var pe *Error
 	if err != nil && !errors.As(err, &pe) {
 		in.broken = true
 	}
@@ -209,5 +210,5 @@ func (in *instance) readError(errPtr uint32) error {
 	if !ok {
 		return errors.New("parser memory read failed")
 	}
-	return &pgError{Message: msg, Cursorpos: int(int32(pos))}
+	return &Error{Message: msg, Cursorpos: int(int32(pos))}
 }

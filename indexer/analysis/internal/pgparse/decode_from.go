@@ -1,10 +1,10 @@
-package analysis
+package pgparse
 
 // Readers of one kind of libpg_query JSON node each, written from the
 // table of fields the analysis reads (see decode_nodes.go).
 
-func (r *jr) alias() *alias {
-	v := &alias{}
+func (r *jr) alias() *Alias {
+	v := &Alias{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "aliasname":
@@ -18,8 +18,8 @@ func (r *jr) alias() *alias {
 	return v
 }
 
-func (r *jr) rangeVar() *rangeVar {
-	v := &rangeVar{}
+func (r *jr) rangeVar() *RangeVar {
+	v := &RangeVar{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "catalogname":
@@ -39,8 +39,8 @@ func (r *jr) rangeVar() *rangeVar {
 	return v
 }
 
-func (r *jr) joinExpr() *joinExpr {
-	v := &joinExpr{}
+func (r *jr) joinExpr() *JoinExpr {
+	v := &JoinExpr{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "jointype":
@@ -66,8 +66,8 @@ func (r *jr) joinExpr() *joinExpr {
 	return v
 }
 
-func (r *jr) rangeSubselect() *rangeSubselect {
-	v := &rangeSubselect{}
+func (r *jr) rangeSubselect() *RangeSubselect {
+	v := &RangeSubselect{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "lateral":
@@ -83,8 +83,8 @@ func (r *jr) rangeSubselect() *rangeSubselect {
 	return v
 }
 
-func (r *jr) rangeFunction() *rangeFunction {
-	v := &rangeFunction{}
+func (r *jr) rangeFunction() *RangeFunction {
+	v := &RangeFunction{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "lateral":
@@ -106,8 +106,8 @@ func (r *jr) rangeFunction() *rangeFunction {
 	return v
 }
 
-func (r *jr) rangeTableSample() *rangeTableSample {
-	v := &rangeTableSample{}
+func (r *jr) rangeTableSample() *RangeTableSample {
+	v := &RangeTableSample{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "relation":
@@ -123,8 +123,8 @@ func (r *jr) rangeTableSample() *rangeTableSample {
 	return v
 }
 
-func (r *jr) resTarget() *resTarget {
-	v := &resTarget{}
+func (r *jr) resTarget() *ResTarget {
+	v := &ResTarget{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "name":
@@ -142,8 +142,8 @@ func (r *jr) resTarget() *resTarget {
 	return v
 }
 
-func (r *jr) typeName() *typeName {
-	v := &typeName{}
+func (r *jr) typeName() *TypeName {
+	v := &TypeName{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "names":
@@ -165,8 +165,8 @@ func (r *jr) typeName() *typeName {
 	return v
 }
 
-func (r *jr) listNode() *listNode {
-	v := &listNode{}
+func (r *jr) listNode() *ListNode {
+	v := &ListNode{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "items":
@@ -178,8 +178,8 @@ func (r *jr) listNode() *listNode {
 	return v
 }
 
-func (r *jr) columnDef() *columnDef {
-	v := &columnDef{}
+func (r *jr) columnDef() *ColumnDef {
+	v := &ColumnDef{}
 	for r.obj(); r.next(); {
 		switch string(r.k) {
 		case "colname":
