@@ -188,53 +188,6 @@ func (s *state) rangeSubselect(lv *level, r *pgparse.RangeSubselect) *item {
 	return named(it, r.Alias)
 }
 
-// setReturning lists the set-returning functions the analysis knows in
-// FROM: their columns from their arguments' types. A function with one
-// unnamed result column takes the alias (or its own name) as column name.
-func setReturning(name string, args []typ) (cols []rcol, scalar, ok bool) {
-	switch name {
-	case "generate_series":
-		if len(args) < 2 || len(args) > 3 {
-			return nil, false, false
-		}
-		t := commonType(args[:2])
-		switch {
-		case t.isInteger() || t.base == "numeric":
-			if len(args) == 3 && !args[2].isNumeric() && !args[2].lit {
-				return nil, false, false
-			}
-			t = t.plain()
-		case t.base == "timestamp without time zone", t.base == "timestamp with time zone":
-			t = t.plain()
-		case t.base == "date":
-			t = tTimestamptz
-		default:
-			return nil, false, false
-		}
-		return []rcol{{t: t, notNull: true}}, true, true
-	case "unnest":
-		if len(args) != 1 || !args[0].isArray() {
-			return nil, false, false
-		}
-		return []rcol{{t: args[0].elem().plain()}}, true, true
-	case "jsonb_array_elements":
-		return []rcol{{name: "value", t: tJSONB, notNull: true}}, false, true
-	case "json_array_elements":
-		return []rcol{{name: "value", t: tJSON, notNull: true}}, false, true
-	case "jsonb_array_elements_text", "json_array_elements_text":
-		return []rcol{{name: "value", t: tText}}, false, true
-	case "jsonb_each":
-		return []rcol{{name: "key", t: tText, notNull: true}, {name: "value", t: tJSONB, notNull: true}}, false, true
-	case "json_each":
-		return []rcol{{name: "key", t: tText, notNull: true}, {name: "value", t: tJSON, notNull: true}}, false, true
-	case "jsonb_each_text", "json_each_text":
-		return []rcol{{name: "key", t: tText, notNull: true}, {name: "value", t: tText}}, false, true
-	case "jsonb_object_keys", "json_object_keys":
-		return []rcol{{t: tText, notNull: true}}, true, true
-	}
-	return nil, false, false
-}
-
 // rangeFunction analyses a function in FROM (always able to see the
 // items before it, as if LATERAL).
 func (s *state) rangeFunction(lv *level, r *pgparse.RangeFunction) *item {

@@ -91,29 +91,11 @@ func (s *state) figure(n *pgparse.Node) (string, int) {
 		}
 		return "greatest", 2
 	case n.SQLValueFunction != nil:
-		if name, ok := svfNames[n.SQLValueFunction.Op]; ok {
-			return name, 2
+		if v, ok := sqlValueFunctions[n.SQLValueFunction.Op]; ok {
+			return v.name, 2
 		}
 	}
 	return "", 0
-}
-
-var svfNames = map[string]string{
-	"SVFOP_CURRENT_DATE":        "current_date",
-	"SVFOP_CURRENT_TIME":        "current_time",
-	"SVFOP_CURRENT_TIME_N":      "current_time",
-	"SVFOP_CURRENT_TIMESTAMP":   "current_timestamp",
-	"SVFOP_CURRENT_TIMESTAMP_N": "current_timestamp",
-	"SVFOP_LOCALTIME":           "localtime",
-	"SVFOP_LOCALTIME_N":         "localtime",
-	"SVFOP_LOCALTIMESTAMP":      "localtimestamp",
-	"SVFOP_LOCALTIMESTAMP_N":    "localtimestamp",
-	"SVFOP_CURRENT_ROLE":        "current_role",
-	"SVFOP_CURRENT_USER":        "current_user",
-	"SVFOP_USER":                "user",
-	"SVFOP_SESSION_USER":        "session_user",
-	"SVFOP_CURRENT_CATALOG":     "current_catalog",
-	"SVFOP_CURRENT_SCHEMA":      "current_schema",
 }
 
 // str returns the string of a String node ("" otherwise).

@@ -101,35 +101,6 @@ func (s *state) indirection(lv *level, ind *pgparse.AIndirection) expr {
 	return expr{t: t}
 }
 
-// svfExpr types CURRENT_DATE, CURRENT_USER and the like.
-func svfExpr(f *pgparse.SQLValueFunction) expr {
-	switch f.Op {
-	case "SVFOP_CURRENT_DATE":
-		return expr{t: tDate, notNull: true}
-	case "SVFOP_CURRENT_TIME":
-		return expr{t: tTimetz, notNull: true}
-	case "SVFOP_CURRENT_TIMESTAMP":
-		return expr{t: tTimestamptz, notNull: true}
-	case "SVFOP_LOCALTIME":
-		return expr{t: tTime, notNull: true}
-	case "SVFOP_LOCALTIMESTAMP":
-		return expr{t: tTimestamp, notNull: true}
-	case "SVFOP_CURRENT_TIME_N":
-		return expr{t: typ{base: tTimetz.base, mod: "(" + itoa(f.Typmod) + ")"}, notNull: true}
-	case "SVFOP_CURRENT_TIMESTAMP_N":
-		return expr{t: typ{base: tTimestamptz.base, mod: "(" + itoa(f.Typmod) + ")"}, notNull: true}
-	case "SVFOP_LOCALTIME_N":
-		return expr{t: typ{base: tTime.base, mod: "(" + itoa(f.Typmod) + ")"}, notNull: true}
-	case "SVFOP_LOCALTIMESTAMP_N":
-		return expr{t: typ{base: tTimestamp.base, mod: "(" + itoa(f.Typmod) + ")"}, notNull: true}
-	case "SVFOP_CURRENT_ROLE", "SVFOP_CURRENT_USER", "SVFOP_USER", "SVFOP_SESSION_USER", "SVFOP_CURRENT_CATALOG":
-		return expr{t: tName, notNull: true}
-	case "SVFOP_CURRENT_SCHEMA":
-		return expr{t: tName}
-	}
-	return expr{}
-}
-
 // subLink analyses a subquery in an expression.
 func (s *state) subLink(lv *level, sl *pgparse.SubLink) expr {
 	var test expr
