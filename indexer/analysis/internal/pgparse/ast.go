@@ -77,69 +77,6 @@ func (n *Node) IsEmpty() bool {
 	return n == nil || *n == Node{}
 }
 
-// Alias is an alias and its column aliases: AS a (x, y).
-type Alias struct {
-	Aliasname string
-	Colnames  []*Node
-}
-
-// RangeVar is a table named in FROM or as a statement's target, with its
-// schema, catalog and alias.
-type RangeVar struct {
-	Catalogname string
-	Schemaname  string
-	Relname     string
-	Alias       *Alias
-	Location    int
-}
-
-// JoinExpr is a JOIN of two FROM items: its kind, NATURAL, USING, ON and
-// alias.
-type JoinExpr struct {
-	Jointype       string
-	IsNatural      bool
-	Larg           *Node
-	Rarg           *Node
-	UsingClause    []*Node
-	JoinUsingAlias *Alias
-	Quals          *Node
-	Alias          *Alias
-}
-
-// RangeSubselect is a subquery in FROM.
-type RangeSubselect struct {
-	Lateral  bool
-	Subquery *Node
-	Alias    *Alias
-}
-
-// RangeFunction is a function call in FROM (ROWS FROM, WITH ORDINALITY, a
-// column definition list).
-type RangeFunction struct {
-	Lateral    bool
-	Ordinality bool
-	IsRowsfrom bool
-	Functions  []*Node
-	Alias      *Alias
-	Coldeflist []*Node
-}
-
-// RangeTableSample is a table in FROM with TABLESAMPLE.
-type RangeTableSample struct {
-	Relation   *Node
-	Args       []*Node
-	Repeatable *Node
-}
-
-// ResTarget is an item of a result list (a value and its alias) or of an
-// INSERT or UPDATE target list (a column and its indirection).
-type ResTarget struct {
-	Name        string
-	Indirection []*Node
-	Val         *Node
-	Location    int
-}
-
 // ColumnRef is a column reference: its dotted names, or * (an AStar field).
 type ColumnRef struct {
 	Fields   []*Node
@@ -162,17 +99,6 @@ type AConst struct {
 	Bsval    *string
 	Isnull   bool
 	Location int
-}
-
-// TypeName is a type as the SQL names it: its names, modifiers and array
-// bounds.
-type TypeName struct {
-	Names       []*Node
-	Setof       bool
-	PctType     bool
-	Typmods     []*Node
-	ArrayBounds []*Node
-	Location    int
 }
 
 // TypeCast is a cast: x::type or CAST(x AS type).
@@ -341,16 +267,4 @@ type MultiAssignRef struct {
 	Source   *Node
 	Colno    int
 	Ncolumns int
-}
-
-// ListNode is a List node: a list of nodes.
-type ListNode struct {
-	Items []*Node
-}
-
-// ColumnDef is a column definition (in a FROM function's column definition
-// list).
-type ColumnDef struct {
-	Colname  string
-	TypeName *TypeName
 }

@@ -20,8 +20,8 @@
 // (the WASIX host functions PostgreSQL's setjmp and longjmp need),
 // wasm_strip.go (the module without its debug sections), compile.go (the
 // compile in another process), scan.go (the scanner's tokens), decode*.go
-// (the decoder of the JSON parse tree), ast.go and ast_stmt.go (the
-// nodes).
+// (the decoder of the JSON parse tree), ast.go, ast_from.go and
+// ast_stmt.go (the nodes).
 //
 // The package is internal to package analysis, which alone gives SQL its
 // meaning; it imports nothing of hubsnap.
