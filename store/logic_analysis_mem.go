@@ -12,11 +12,11 @@ import (
 // kept as its tables go by: what txTables reads back from the transaction
 // (what the analysis reads of a table: its connection, name, columns with
 // their type, nullability, default and enum values, and primary key), in
-// a compact record per table, so that a logic's lookup costs a map read instead of
-// two queries on the writer's connection (which the pipeline's statements
-// hold for milliseconds at a time). It is bounded: past its bound it
-// drops what it holds and says so (full), and the analysis reads the
-// tables from the transaction as before; the import's memory bound
+// a compact record per table, so that a logic's lookup costs a map read
+// instead of two queries on the writer's connection (which the pipeline's
+// statements hold for milliseconds at a time). It is bounded: past its
+// bound it drops what it holds and says so (full), and the analysis reads
+// the tables from the transaction as before; the import's memory bound
 // (docs/design.md, "Memory of an import") holds either way.
 type memTables struct {
 	byName map[string][]memTable
