@@ -75,9 +75,9 @@ func NewTables(s *snapshot.Snapshot) *Tables {
 			c.allPostgres = false
 		}
 	}
-	for _, t := range s.Tables {
-		for _, col := range t.Columns {
-			if len(col.Enum) > 0 {
+	for i := range s.Tables {
+		for j := range s.Tables[i].Columns {
+			if col := &s.Tables[i].Columns[j]; len(col.Enum) > 0 {
 				if name := enumTypeName(col.Type); name != "" {
 					c.enums[name] = true
 				}
@@ -110,7 +110,8 @@ func buildTable(t *snapshot.Table, conn string, pg bool) *tableInfo {
 	for _, k := range t.PrimaryKey {
 		pk[k] = true
 	}
-	for i, col := range t.Columns {
+	for i := range t.Columns {
+		col := &t.Columns[i]
 		ct := parseTypeText(col.Type)
 		if len(col.Enum) > 0 {
 			if name := enumTypeName(col.Type); name != "" {
