@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/hubsnap/hubsnap/indexer/analysis"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 )
 
@@ -19,9 +19,9 @@ var shopLogics = []string{"purchase_item", "admin/users", "posts/publish", "item
 
 // readAnalyses reads the analysis of each shop logic of rel_41 back from
 // the index.
-func readAnalyses(tb testing.TB, c *Cache) map[string]*analysis.Analysis {
+func readAnalyses(tb testing.TB, c *Cache) map[string]*snapshot.Analysis {
 	tb.Helper()
-	out := map[string]*analysis.Analysis{}
+	out := map[string]*snapshot.Analysis{}
 	for _, name := range shopLogics {
 		a, err := c.Store().LogicAnalysis(context.Background(), store.ReleaseKey{Project: "shop", ID: "rel_41"}, name)
 		if err != nil {

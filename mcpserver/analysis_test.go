@@ -22,75 +22,56 @@ func putAnalysed(tb testing.TB, st *store.Store, snap *snapshot.Snapshot, file s
 }
 
 // analyses analyses every logic of snap in memory, with the whole release
-// as its catalog: what the answers, composed by SQL from the index's
+// as its tables: what the answers, composed by SQL from the index's
 // rows, must say. Nil when snap has no postgres connection.
-func analyses(tb testing.TB, snap *snapshot.Snapshot) map[string]*analysis.Analysis {
+func analyses(tb testing.TB, snap *snapshot.Snapshot) map[string]*snapshot.Analysis {
 	tb.Helper()
-	s := &analysis.Schema{}
 	postgres := false
 	for _, c := range snap.Connections {
-		s.Connections = append(s.Connections, analysis.Connection{Name: c.Name, Engine: c.Engine})
 		postgres = postgres || analysis.IsPostgres(c.Engine)
 	}
 	if !postgres {
 		return nil
 	}
-	for _, t := range snap.Tables {
-		at := analysis.Table{Connection: t.Connection, Name: t.Name, PrimaryKey: t.PrimaryKey}
-		for _, c := range t.Columns {
-			at.Columns = append(at.Columns, analysis.Column{Name: c.Name, Type: c.Type, Nullable: c.Nullable,
-				HasDefault: c.Default != "", Enum: c.Enum})
-		}
-		for _, ix := range t.Indexes {
-			if ix.Unique {
-				at.Unique = append(at.Unique, ix.Columns)
-			}
-		}
-		s.Tables = append(s.Tables, at)
-	}
-	cat := analysis.NewCatalog(s)
+	cat := analysis.NewTables(snap)
 	a := testAnalyzer(tb)
-	out := map[string]*analysis.Analysis{}
+	out := map[string]*snapshot.Analysis{}
 	for _, l := range snap.Logics {
-		var params []analysis.Param
-		for _, p := range l.Params {
-			params = append(params, analysis.Param{Name: p.Name, Type: p.Type, Required: p.Required})
-		}
-		res := a.Analyze(context.Background(), cat, analysis.Logic{Name: l.Name, SQL: l.SQL, Params: params})
+		res := a.Analyze(context.Background(), cat, l)
 		out[l.Name] = &res
 	}
 	return out
 }
 
 // wantAnalysis is logic_get's analysis of a, whole (SPEC §11).
-func wantAnalysis(a *analysis.Analysis) *answer.LogicAnalysis {
-	out := &answer.LogicAnalysis{Statement: a.Statement, Tables: []answer.TableAccess{}, Bindings: []answer.Binding{}, Problems: []answer.Problem{},
+func wantAnalysis(a *snapshot.Analysis) *answer.LogicAnalysis {
+	out := &answer.LogicAnalysis{Statement: a.Statement, Tables: []snapshot.TableAccess{}, Bindings: []snapshot.Binding{}, Problems: []snapshot.Problem{},
 		Unjudged: a.Unjudged}
 	for _, t := range a.Tables {
-		out.Tables = append(out.Tables, answer.TableAccess(t))
+		out.Tables = append(out.Tables, snapshot.TableAccess(t))
 	}
 	if a.Result != nil {
-		out.Result = []answer.ResultColumn{}
+		out.Result = []snapshot.ResultColumn{}
 		for _, c := range a.Result {
-			rc := answer.ResultColumn{Name: c.Name, Type: c.Type, Nullable: c.Nullable}
+			rc := snapshot.ResultColumn{Name: c.Name, Type: c.Type, Nullable: c.Nullable}
 			if c.Source != nil {
-				rc.Source = &answer.ColumnSource{Table: c.Source.Table, Column: c.Source.Column}
+				rc.Source = &snapshot.ColumnSource{Table: c.Source.Table, Column: c.Source.Column}
 			}
 			out.Result = append(out.Result, rc)
 		}
 	}
 	for _, b := range a.Bindings {
-		out.Bindings = append(out.Bindings, answer.Binding(b))
+		out.Bindings = append(out.Bindings, snapshot.Binding(b))
 	}
 	for _, p := range a.Problems {
-		out.Problems = append(out.Problems, answer.Problem(p))
+		out.Problems = append(out.Problems, snapshot.Problem(p))
 	}
 	return out
 }
 
 // usedByOf is schema_get_table's usedBy of every table: the logics that
 // touch it, by name.
-func usedByOf(as map[string]*analysis.Analysis) map[store.TableRef][]answer.TableUse {
+func usedByOf(as map[string]*snapshot.Analysis) map[store.TableRef][]answer.TableUse {
 	out := map[store.TableRef][]answer.TableUse{}
 	for name, a := range as {
 		for _, t := range a.Tables {
@@ -105,7 +86,7 @@ func usedByOf(as map[string]*analysis.Analysis) map[store.TableRef][]answer.Tabl
 }
 
 // logicProblemsOf counts the logics with problems.
-func logicProblemsOf(as map[string]*analysis.Analysis) int {
+func logicProblemsOf(as map[string]*snapshot.Analysis) int {
 	n := 0
 	for _, a := range as {
 		if len(a.Problems) > 0 {

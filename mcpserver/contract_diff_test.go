@@ -10,7 +10,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/hubsnap/hubsnap/indexer/analysis"
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/answer"
@@ -90,7 +89,7 @@ func checkDiffContract(t *testing.T, st *store.Store, target store.Target, a, b 
 	t.Cleanup(srv.Shutdown)
 	ctx := context.Background()
 	schemas := outputSchemas(t, srv)
-	as := map[*snapshot.Snapshot]map[string]*analysis.Analysis{a: analyses(t, a), b: analyses(t, b)}
+	as := map[*snapshot.Snapshot]map[string]*snapshot.Analysis{a: analyses(t, a), b: analyses(t, b)}
 	for _, pair := range [][2]*snapshot.Snapshot{{a, b}, {b, a}} {
 		for _, limit := range []int{store.MaxDiffLimit, 5} {
 			in := DiffInput{From: Name(pair[0].Release.ID), To: Name(pair[1].Release.ID), Limit: limit}
@@ -133,7 +132,7 @@ func checkDiffContract(t *testing.T, st *store.Store, target store.Target, a, b 
 // logics of b, by name, with the problems whose code and message its
 // namesake in a did not have (at most 10 each, problemsTotal counting
 // them all).
-func wantBroken(b *snapshot.Snapshot, as, bs map[string]*analysis.Analysis) []answer.BrokenLogic {
+func wantBroken(b *snapshot.Snapshot, as, bs map[string]*snapshot.Analysis) []answer.BrokenLogic {
 	var out []answer.BrokenLogic
 	names := []string{}
 	for _, l := range b.Logics {
@@ -152,7 +151,7 @@ func wantBroken(b *snapshot.Snapshot, as, bs map[string]*analysis.Analysis) []an
 			if !had[[2]string{p.Code, p.Message}] {
 				bl.ProblemsTotal++
 				if len(bl.Problems) < 10 {
-					bl.Problems = append(bl.Problems, answer.Problem(p))
+					bl.Problems = append(bl.Problems, snapshot.Problem(p))
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/answer"
 )
@@ -71,14 +72,14 @@ func TestLogicGetReturnsSQLParamsAndAuth(t *testing.T) {
 		// SPEC §11's example; the fixture's purchases.id and created_at
 		// are NOT NULL without a default, so the INSERT misses them.
 		Analysis: &answer.LogicAnalysis{Statement: "insert",
-			Tables: []answer.TableAccess{{Table: "purchases", Connection: "main", Access: "write"}},
-			Result: []answer.ResultColumn{{Name: "id", Type: "string", Nullable: false,
-				Source: &answer.ColumnSource{Table: "purchases", Column: "id"}}},
-			Bindings: []answer.Binding{{Param: "user_id", Table: "purchases", Column: "user_id"},
+			Tables: []snapshot.TableAccess{{Table: "purchases", Connection: "main", Access: "write"}},
+			Result: []snapshot.ResultColumn{{Name: "id", Type: "string", Nullable: false,
+				Source: &snapshot.ColumnSource{Table: "purchases", Column: "id"}}},
+			Bindings: []snapshot.Binding{{Param: "user_id", Table: "purchases", Column: "user_id"},
 				{Param: "item_id", Table: "purchases", Column: "item_id"}},
-			Problems: []answer.Problem{
-				{Code: "MISSING_COLUMN", Message: `INSERT leaves out column "id", which is NOT NULL and has no default`, Position: 13},
-				{Code: "MISSING_COLUMN", Message: `INSERT leaves out column "created_at", which is NOT NULL and has no default`, Position: 13},
+			Problems: []snapshot.Problem{
+				{Code: snapshot.CodeMissingColumn, Message: `INSERT leaves out column "id", which is NOT NULL and has no default`, Position: 13},
+				{Code: snapshot.CodeMissingColumn, Message: `INSERT leaves out column "created_at", which is NOT NULL and has no default`, Position: 13},
 			}}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("purchase_item (-want +got):\n%s", diff)

@@ -98,7 +98,7 @@ func TestLogicJSONAnalysis(t *testing.T) {
 	for _, p := range got.Analysis.Problems {
 		codes = append(codes, p.Code)
 	}
-	if !strings.Contains(strings.Join(codes, " "), "UNKNOWN_COLUMN") {
+	if !strings.Contains(strings.Join(codes, " "), snapshot.CodeUnknownColumn) {
 		t.Errorf("broken: problems %v, want UNKNOWN_COLUMN among them", codes)
 	}
 }
@@ -334,7 +334,7 @@ func TestDiffBroken(t *testing.T) {
 	for _, b := range d.Logics.Broken {
 		names = append(names, b.Name)
 		for _, p := range b.Problems {
-			if p.Code != "UNKNOWN_COLUMN" || !strings.Contains(p.Message, "body") && !strings.Contains(p.Message, "missing") {
+			if p.Code != snapshot.CodeUnknownColumn || !strings.Contains(p.Message, "body") && !strings.Contains(p.Message, "missing") {
 				t.Errorf("%s: problem %+v", b.Name, p)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/store/answer"
 )
 
@@ -83,7 +84,7 @@ func (d *diffWriter) readBroken(ctx context.Context, tx readTx) error {
 	var cur *answer.BrokenLogic
 	for rows.Next() {
 		var name string
-		var p answer.Problem
+		var p snapshot.Problem
 		var pos sql.NullInt64
 		if err := rows.Scan(&name, &p.Code, &p.Message, &pos); err != nil {
 			return err

@@ -267,7 +267,7 @@ func TestCheckRules(t *testing.T) {
 	_, err := s.CheckJSON(context.Background(), shopDev, CheckRequest{})
 	wantCode(t, err, InvalidArgument)
 	// A logic code is a rule: nothing finds it yet.
-	got, first := checkAll(t, s, shopDev, CheckRequest{Codes: []string{"UNKNOWN_COLUMN"}})
+	got, first := checkAll(t, s, shopDev, CheckRequest{Codes: []string{snapshot.CodeUnknownColumn}})
 	if len(got) != 0 || first.Total != 0 {
 		t.Errorf("UNKNOWN_COLUMN: %d findings, total %d; want none", len(got), first.Total)
 	}

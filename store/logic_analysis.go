@@ -7,14 +7,15 @@ import (
 	"time"
 
 	"github.com/hubsnap/hubsnap/indexer/analysis"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // How a release writes the analysis of its logics (SPEC §11, migrations/
 // 0009_logic_analysis.sql): after its tables and logics are written, in
 // its own transaction, the logics are read back one chunk at a time and
-// analysed against the release's tables, which the catalog reads from the
-// transaction when a logic first names them (txTables): the release is
-// never held in memory whole. Without an Analyzer (serve, which never
+// analysed against the release's tables, which analysis.Tables reads from
+// the transaction when a logic first names them (txTables): the release
+// is never held in memory whole. Without an Analyzer (serve, which never
 // parses SQL) the release is marked pending, and AnalyzePending writes
 // its rows later.
 
@@ -83,7 +84,7 @@ func analyzeRelease(ctx context.Context, tx *sql.Tx, release int64, a *analysis.
 		defer txSrc.close()
 		src = txSrc
 	}
-	cat := analysis.NewSourceCatalog(conns, tables, src)
+	cat := analysis.TablesFrom(conns, tables, src)
 	w := newAnalysisWriter(tx, release, nil)
 	defer w.close()
 	after := lo - 1
@@ -98,7 +99,7 @@ func analyzeRelease(ctx context.Context, tx *sql.Tx, release int64, a *analysis.
 		}
 		for _, l := range chunk {
 			if time.Since(start) > analysisBudget {
-				res := analysis.Analysis{Statement: analysis.StatementOther, Unjudged: overBudget}
+				res := snapshot.Analysis{Statement: snapshot.StatementOther, Unjudged: overBudget}
 				if err := w.add(ctx, l.id, &res); err != nil {
 					return fmt.Errorf("write analysis of logic %q: %w", l.logic.Name, err)
 				}
@@ -129,16 +130,16 @@ func analyzeRelease(ctx context.Context, tx *sql.Tx, release int64, a *analysis.
 // (in the index: NULL, also for a connection only named by tables) is not
 // postgres: its logics' syntax is not judged, rather than risk a false
 // problem.
-func releaseConnections(ctx context.Context, tx *sql.Tx, release int64) ([]analysis.Connection, bool, error) {
+func releaseConnections(ctx context.Context, tx *sql.Tx, release int64) ([]snapshot.Connection, bool, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT name, coalesce(engine, '') FROM connections WHERE release = ? ORDER BY position`, release)
 	if err != nil {
 		return nil, false, fmt.Errorf("read connections: %w", err)
 	}
 	defer rows.Close()
-	var conns []analysis.Connection
+	var conns []snapshot.Connection
 	postgres := false
 	for rows.Next() {
-		var c analysis.Connection
+		var c snapshot.Connection
 		if err := rows.Scan(&c.Name, &c.Engine); err != nil {
 			return nil, false, fmt.Errorf("read connections: %w", err)
 		}
@@ -154,7 +155,7 @@ func releaseConnections(ctx context.Context, tx *sql.Tx, release int64) ([]analy
 // storedLogic is a logic read back for its analysis.
 type storedLogic struct {
 	id    int64
-	logic analysis.Logic
+	logic snapshot.Logic
 }
 
 // readLogicChunk reads the next analysisChunk logics with ids in
@@ -190,7 +191,7 @@ func readLogicChunk(ctx context.Context, tx *sql.Tx, after, hi int64) ([]storedL
 	defer prows.Close()
 	for prows.Next() {
 		var id int64
-		var p analysis.Param
+		var p snapshot.Param
 		if err := prows.Scan(&id, &p.Name, &p.Type, &p.Required); err != nil {
 			return nil, fmt.Errorf("read params: %w", err)
 		}
@@ -225,7 +226,7 @@ func (w *analysisWriter) batches() []*batch {
 }
 
 // add queues the rows of logic id's analysis.
-func (w *analysisWriter) add(ctx context.Context, id int64, res *analysis.Analysis) error {
+func (w *analysisWriter) add(ctx context.Context, id int64, res *snapshot.Analysis) error {
 	returns := res.Result != nil
 	if err := w.logics.add(ctx, id, res.Statement, returns, res.Unjudged, len(res.Result), len(res.Bindings),
 		len(res.Problems)); err != nil {

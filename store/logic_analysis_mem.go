@@ -5,18 +5,18 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hubsnap/hubsnap/indexer/analysis"
 	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // memTables is the analysis's TableSource of a release being written,
 // kept as its tables go by: what txTables reads back from the transaction
-// (a table's connection, name, columns and primary key), in a compact
-// record per table, so that a logic's lookup costs a map read instead of
-// two queries on the writer's connection (which the pipeline's statements
-// hold for milliseconds at a time). It is bounded: past its bound it
-// drops what it holds and says so (full), and the analysis reads the
-// tables from the transaction as before; the import's memory bound
+// (what the analysis reads of a table: its connection, name, columns with
+// their type, nullability, default and enum values, and primary key), in
+// a compact record per table, so that a logic's lookup costs a map read
+// instead of two queries on the writer's connection (which the pipeline's
+// statements hold for milliseconds at a time). It is bounded: past its
+// bound it drops what it holds and says so (full), and the analysis reads
+// the tables from the transaction as before; the import's memory bound
 // (docs/design.md, "Memory of an import") holds either way.
 type memTables struct {
 	byName map[string][]memTable
@@ -70,10 +70,8 @@ func (m *memTables) add(t *snapshot.Table) {
 		if c.Nullable {
 			flags |= 1
 		}
-		if c.Default != "" { // stored as NULL when empty: default_value IS NOT NULL
-			flags |= 2
-		}
 		b = append(b, flags)
+		b = appendField(b, c.Default)
 		b = binary.AppendUvarint(b, uint64(len(c.Enum)))
 		for _, e := range c.Enum {
 			b = appendField(b, e)
@@ -110,8 +108,8 @@ func (m *memTables) add(t *snapshot.Table) {
 // Tables implements analysis.TableSource, as txTables does: the tables
 // named name, by connection; with prefix, those whose name starts with
 // name, by name and connection.
-func (m *memTables) Tables(name string, prefix bool) ([]analysis.Table, error) {
-	out := []analysis.Table{}
+func (m *memTables) Tables(name string, prefix bool) ([]snapshot.Table, error) {
+	out := []snapshot.Table{}
 	if !prefix {
 		for _, t := range m.byName[name] {
 			out = append(out, t.table(name))
@@ -126,7 +124,7 @@ func (m *memTables) Tables(name string, prefix bool) ([]analysis.Table, error) {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b analysis.Table) int {
+	slices.SortFunc(out, func(a, b snapshot.Table) int {
 		if c := strings.Compare(a.Name, b.Name); c != 0 {
 			return c
 		}
@@ -136,17 +134,17 @@ func (m *memTables) Tables(name string, prefix bool) ([]analysis.Table, error) {
 }
 
 // table decodes a table's record.
-func (t memTable) table(name string) analysis.Table {
+func (t memTable) table(name string) snapshot.Table {
 	r := keyReader(t.rec)
-	out := analysis.Table{Connection: t.connection, Name: name}
+	out := snapshot.Table{Connection: t.connection, Name: name}
 	if n := r.uvarint(); n > 0 {
-		out.Columns = make([]analysis.Column, n)
+		out.Columns = make([]snapshot.Column, n)
 	}
 	for i := range out.Columns {
 		c := &out.Columns[i]
 		c.Name, c.Type = string(r.bytes()), string(r.bytes())
-		flags := r.byte()
-		c.Nullable, c.HasDefault = flags&1 != 0, flags&2 != 0
+		c.Nullable = r.byte()&1 != 0
+		c.Default = string(r.bytes())
 		if ne := r.uvarint(); ne > 0 {
 			c.Enum = make([]string, ne)
 			for j := range c.Enum {

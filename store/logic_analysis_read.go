@@ -4,7 +4,7 @@ import (
 	"context"
 	"database/sql"
 
-	"github.com/hubsnap/hubsnap/indexer/analysis"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // Reading the analysis rows back (logic_analysis.go writes them). The
@@ -48,13 +48,13 @@ func (s *Store) AnalysisState(ctx context.Context, key ReleaseKey) (string, erro
 // LogicAnalysis reads back the analysis of logic name of release key, as
 // analysis.Analyze returned it; NotFound when the logic has none (the
 // release is pending or has no postgres connection) or is not there.
-func (s *Store) LogicAnalysis(ctx context.Context, key ReleaseKey, name string) (*analysis.Analysis, error) {
+func (s *Store) LogicAnalysis(ctx context.Context, key ReleaseKey, name string) (*snapshot.Analysis, error) {
 	ctx = bounded(ctx)
-	var a *analysis.Analysis
+	var a *snapshot.Analysis
 	err := s.view(ctx, func(tx readTx) error {
 		var id int64
 		var returns bool
-		res := analysis.Analysis{Tables: []analysis.TableAccess{}, Bindings: []analysis.Binding{}, Problems: []analysis.Problem{}}
+		res := snapshot.Analysis{Tables: []snapshot.TableAccess{}, Bindings: []snapshot.Binding{}, Problems: []snapshot.Problem{}}
 		err := tx.tx.QueryRowContext(ctx, qLogicAnalysisHead, key.Project, key.ID, name).Scan(&id, &res.Statement, &returns, &res.Unjudged)
 		if err == sql.ErrNoRows {
 			return Errorf(NotFound, "no analysis of logic %q", name)
@@ -63,10 +63,10 @@ func (s *Store) LogicAnalysis(ctx context.Context, key ReleaseKey, name string) 
 			return err
 		}
 		if returns {
-			res.Result = []analysis.ResultColumn{}
+			res.Result = []snapshot.ResultColumn{}
 		}
 		err = scanRows(ctx, tx, qLogicAnalysisTables, id, func(rows *sql.Rows) error {
-			var t analysis.TableAccess
+			var t snapshot.TableAccess
 			err := rows.Scan(&t.Table, &t.Connection, &t.Access)
 			res.Tables = append(res.Tables, t)
 			return err
@@ -75,11 +75,11 @@ func (s *Store) LogicAnalysis(ctx context.Context, key ReleaseKey, name string) 
 			return err
 		}
 		err = scanRows(ctx, tx, qLogicAnalysisResults, id, func(rows *sql.Rows) error {
-			var c analysis.ResultColumn
+			var c snapshot.ResultColumn
 			var table, column sql.NullString
 			err := rows.Scan(&c.Name, &c.Type, &c.Nullable, &table, &column)
 			if table.Valid {
-				c.Source = &analysis.Source{Table: table.String, Column: column.String}
+				c.Source = &snapshot.ColumnSource{Table: table.String, Column: column.String}
 			}
 			res.Result = append(res.Result, c)
 			return err
@@ -88,7 +88,7 @@ func (s *Store) LogicAnalysis(ctx context.Context, key ReleaseKey, name string) 
 			return err
 		}
 		err = scanRows(ctx, tx, qLogicAnalysisBindings, id, func(rows *sql.Rows) error {
-			var b analysis.Binding
+			var b snapshot.Binding
 			err := rows.Scan(&b.Param, &b.Table, &b.Column)
 			res.Bindings = append(res.Bindings, b)
 			return err
@@ -97,7 +97,7 @@ func (s *Store) LogicAnalysis(ctx context.Context, key ReleaseKey, name string) 
 			return err
 		}
 		err = scanRows(ctx, tx, qLogicAnalysisProblems, id, func(rows *sql.Rows) error {
-			var p analysis.Problem
+			var p snapshot.Problem
 			err := rows.Scan(&p.Code, &p.Message, &p.Position)
 			res.Problems = append(res.Problems, p)
 			return err

@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/hubsnap/hubsnap/indexer/analysis"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // txTables is the analysis's TableSource of a release being written: its
-// tables read from the transaction.
+// tables read from the transaction, as far as the analysis reads them
+// (their columns and primary key; not their comments, foreign keys or
+// indexes).
 type txTables struct {
 	ctx                    context.Context
 	tx                     *sql.Tx
@@ -27,7 +29,7 @@ func newTxTables(ctx context.Context, tx *sql.Tx, release int64) (*txTables, err
 		{&t.byName, `SELECT id, connection, name FROM tables WHERE release = ? AND name = ? ORDER BY connection`},
 		{&t.byPrefix, `SELECT id, connection, name FROM tables WHERE release = ? AND name > ? AND name < ? || char(1114111)
 			ORDER BY name, connection`},
-		{&t.cols, `SELECT name, type, nullable, default_value IS NOT NULL, enum_values, pk_position FROM columns
+		{&t.cols, `SELECT name, type, nullable, coalesce(default_value, ''), enum_values, pk_position FROM columns
 			WHERE table_id = ? ORDER BY position`},
 	} {
 		stmt, err := tx.PrepareContext(ctx, s.text)
@@ -49,7 +51,7 @@ func (t *txTables) close() {
 }
 
 // Tables implements analysis.TableSource.
-func (t *txTables) Tables(name string, prefix bool) ([]analysis.Table, error) {
+func (t *txTables) Tables(name string, prefix bool) ([]snapshot.Table, error) {
 	var rows *sql.Rows
 	var err error
 	if prefix {
@@ -62,7 +64,7 @@ func (t *txTables) Tables(name string, prefix bool) ([]analysis.Table, error) {
 	}
 	type found struct {
 		id int64
-		t  analysis.Table
+		t  snapshot.Table
 	}
 	var fs []found
 	for rows.Next() {
@@ -77,7 +79,7 @@ func (t *txTables) Tables(name string, prefix bool) ([]analysis.Table, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	out := make([]analysis.Table, 0, len(fs))
+	out := make([]snapshot.Table, 0, len(fs))
 	for _, f := range fs {
 		if err := t.columns(f.id, &f.t); err != nil {
 			return nil, err
@@ -88,7 +90,7 @@ func (t *txTables) Tables(name string, prefix bool) ([]analysis.Table, error) {
 }
 
 // columns reads the columns and primary key of table id into tb.
-func (t *txTables) columns(id int64, tb *analysis.Table) error {
+func (t *txTables) columns(id int64, tb *snapshot.Table) error {
 	rows, err := t.cols.QueryContext(t.ctx, id)
 	if err != nil {
 		return err
@@ -100,10 +102,10 @@ func (t *txTables) columns(id int64, tb *analysis.Table) error {
 	}
 	var keys []keyCol
 	for rows.Next() {
-		var c analysis.Column
+		var c snapshot.Column
 		var enum sql.NullString
 		var pk sql.NullInt64
-		if err := rows.Scan(&c.Name, &c.Type, &c.Nullable, &c.HasDefault, &enum, &pk); err != nil {
+		if err := rows.Scan(&c.Name, &c.Type, &c.Nullable, &c.Default, &enum, &pk); err != nil {
 			return err
 		}
 		if enum.Valid {

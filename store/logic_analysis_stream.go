@@ -29,10 +29,10 @@ type streamAnalysis struct {
 	allowed  bool // the parts come from a document (ReleaseTx.Index)
 	decided  bool // the first logic came
 	on       bool
-	cat      *analysis.Catalog
+	cat      *analysis.Tables
 	w        *analysisWriter
 	start    time.Time
-	conns    []analysis.Connection // declared, in order
+	conns    []snapshot.Connection // declared, in order
 	postgres bool                  // a declared connection is postgres
 }
 
@@ -46,7 +46,7 @@ func (s *streamAnalysis) noteConnection(c snapshot.Connection) error {
 	if s.on {
 		return errPartAfterLogics
 	}
-	s.conns = append(s.conns, analysis.Connection{Name: c.Name, Engine: c.Engine})
+	s.conns = append(s.conns, c)
 	s.postgres = s.postgres || analysis.IsPostgres(c.Engine)
 	return nil
 }
@@ -65,10 +65,10 @@ func (w *ReleaseWriter) startStream() {
 	// in order, then those only tables name, by name, without an engine.
 	conns := slices.Clone(s.conns)
 	for _, name := range w.undeclared() {
-		conns = append(conns, analysis.Connection{Name: name})
+		conns = append(conns, snapshot.Connection{Name: name})
 	}
 	s.on = true
-	s.cat = analysis.NewSourceCatalog(conns, tables, w.mem)
+	s.cat = analysis.TablesFrom(conns, tables, w.mem)
 	s.w = newAnalysisWriter(w.tx, w.release, w.pipe)
 	s.start = time.Now()
 }
@@ -84,17 +84,10 @@ func (w *ReleaseWriter) analyzeLogic(ctx context.Context, id int64, l *snapshot.
 		return nil
 	}
 	if time.Since(s.start) > analysisBudget {
-		res := analysis.Analysis{Statement: analysis.StatementOther, Unjudged: overBudget}
+		res := snapshot.Analysis{Statement: snapshot.StatementOther, Unjudged: overBudget}
 		return s.w.add(ctx, id, &res)
 	}
-	al := analysis.Logic{Name: l.Name, SQL: l.SQL}
-	if len(l.Params) > 0 {
-		al.Params = make([]analysis.Param, len(l.Params))
-		for i, p := range l.Params {
-			al.Params[i] = analysis.Param{Name: p.Name, Type: p.Type, Required: p.Required}
-		}
-	}
-	res := w.analyzer.Analyze(ctx, s.cat, al)
+	res := w.analyzer.Analyze(ctx, s.cat, *l)
 	if err := s.cat.Err(); err != nil {
 		return fmt.Errorf("read tables: %w", err)
 	}

@@ -44,24 +44,6 @@ func hasPostgres(snap *snapshot.Snapshot) bool {
 	return false
 }
 
-// schemaOf is snap as the analysis package takes it whole (NewCatalog):
-// what the index's rows must give back through the TableSource.
-func schemaOf(snap *snapshot.Snapshot) *analysis.Schema {
-	s := &analysis.Schema{}
-	for _, c := range snap.Connections {
-		s.Connections = append(s.Connections, analysis.Connection{Name: c.Name, Engine: c.Engine})
-	}
-	for _, t := range snap.Tables {
-		at := analysis.Table{Connection: t.Connection, Name: t.Name, PrimaryKey: t.PrimaryKey}
-		for _, c := range t.Columns {
-			at.Columns = append(at.Columns, analysis.Column{Name: c.Name, Type: c.Type, Nullable: c.Nullable,
-				HasDefault: c.Default != "", Enum: c.Enum})
-		}
-		s.Tables = append(s.Tables, at)
-	}
-	return s
-}
-
 // analysedSnapshot is sampleSnapshot with logics that exercise every
 // kind of row: results with and without sources, bindings, problems with
 // and without a position, an unjudged logic, a cast to an enum type.
@@ -118,14 +100,10 @@ func TestLogicAnalysisRows(t *testing.T) {
 	if state, err := s.AnalysisState(ctx, key); err != nil || state != AnalysisDone {
 		t.Fatalf("AnalysisState = %q, %v; want done", state, err)
 	}
-	cat := analysis.NewCatalog(schemaOf(snap))
+	cat := analysis.NewTables(snap) // the whole release in memory
 	withProblems := 0
 	for _, l := range snap.Logics {
-		var params []analysis.Param
-		for _, p := range l.Params {
-			params = append(params, analysis.Param{Name: p.Name, Type: p.Type, Required: p.Required})
-		}
-		want := a.Analyze(ctx, cat, analysis.Logic{Name: l.Name, SQL: l.SQL, Params: params})
+		want := a.Analyze(ctx, cat, l)
 		if len(want.Problems) > 0 {
 			withProblems++
 		}

@@ -90,9 +90,10 @@ func fileExists(p string) bool {
 // import: cmd -> transport -> {indexer, mcpserver} -> store -> migrations
 // (transport, mcpserver/transport, is above mcpserver: it serves a Server
 // and mcpserver never knows it), and anyone above store may import the
-// leaves: snapshot (indexer/snapshot, the release model), analysis
-// (indexer/analysis, the logic analyser), lint (indexer/lint, the schema
-// rules and their registry), answer (store/answer, the answers' Go types),
+// leaves: snapshot (indexer/snapshot, the release model and the analysis
+// result of a logic), analysis
+// (indexer/analysis, the logic analyser, on the model), lint (indexer/lint, the schema
+// rules and their registry), answer (store/answer, the answers' Go types, built of the model's),
 // atomicfile (store/atomicfile, the one way to replace a file), cksumvfs
 // (store/cksumvfs, the checksummed SQLite VFS) and access
 // (mcpserver/access, scopes and the token file), which import no layer
@@ -113,7 +114,7 @@ var allowed = map[string][]string{
 	"analysis":   {"analysis", "snapshot"},
 	"lint":       {"snapshot"},
 	"atomicfile": {},
-	"answer":     {},
+	"answer":     {"snapshot"},
 	"cksumvfs":   {},
 	"access":     {"access", "atomicfile"},
 	"migrations": {},
@@ -144,9 +145,11 @@ func mayImport(from, to string) bool {
 }
 
 // store/answer holds the Go types of the answers (the tools' output
-// schemas), which store builds and mcpserver and cmd read: a leaf too.
+// schemas), which store builds and mcpserver and cmd read: a leaf too,
+// whose analysis parts are the model's (snapshot.Problem, ...).
 
-// stdOnly are the layers that may import the standard library only.
+// stdOnly are the layers that may import, outside this module, the
+// standard library only (answer also imports snapshot: allowed above).
 var stdOnly = []string{"atomicfile", "answer"}
 
 // noSQL are the layers that must not reach SQLite: the leaves hold the
@@ -160,6 +163,14 @@ var noUnsafe = []string{"store"}
 
 // sqlPackages are the imports that reach SQLite.
 var sqlPackages = []string{"database/sql", "modernc.org/sqlite"}
+
+// wasmPackages are the imports of PostgreSQL's parser compiled to
+// WebAssembly and its runtime, and wasmHome the one folder that may import
+// them: the analysis reads SQL through its internal pgparse only.
+var (
+	wasmPackages = []string{"github.com/tetratelabs/wazero", "github.com/wasilibs"}
+	wasmHome     = "indexer/analysis/internal/pgparse"
+)
 
 // layer names the layer of a package folder (slash-separated, relative to
 // the module root; "." for the root).
@@ -237,6 +248,9 @@ func layeringViolations(tb testing.TB, root, module string) []string {
 			if p == "unsafe" && slices.Contains(noUnsafe, from) {
 				bad = append(bad, fmt.Sprintf("%s imports unsafe: the %s layer keeps it in store/cksumvfs", rel, from))
 			}
+			if slices.ContainsFunc(wasmPackages, func(q string) bool { return p == q || strings.HasPrefix(p, q+"/") }) && path.Dir(rel) != wasmHome {
+				bad = append(bad, fmt.Sprintf("%s imports %s: only %s runs the WebAssembly parser", rel, p, wasmHome))
+			}
 			dir, ok := strings.CutPrefix(p, module+"/")
 			if !ok {
 				if p == module {
@@ -298,6 +312,13 @@ func TestImportLayeringCatchesReverseArrows(t *testing.T) {
 		"mcpserver/access/scope.go":           {module + "/mcpserver", module + "/store/atomicfile"},           // bad: a leaf imports mcpserver
 		"store/tokens.go":                     {module + "/mcpserver/access"},                                  // bad: not a leaf of store's
 		"mcpserver/tokens.go":                 {module + "/mcpserver/access"},                                  // a leaf: anyone above store may
+
+		// The model, the answers and the parser.
+		"indexer/analysis/tables.go":                  {module + "/indexer/snapshot", module + "/indexer/analysis/internal/pgparse"},
+		"indexer/analysis/parse.go":                   {"github.com/tetratelabs/wazero"}, // bad: the wasm host is pgparse's
+		"indexer/analysis/internal/pgparse/parser.go": {"github.com/tetratelabs/wazero/api", "github.com/wasilibs/go-pgquery/parser"},
+		"store/answer/analysis.go":                    {module + "/indexer/snapshot"},
+		"store/answer/table.go":                       {module + "/indexer/analysis"}, // bad: answer is built of the model only
 	} {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -340,13 +361,15 @@ func TestImportLayeringCatchesReverseArrows(t *testing.T) {
 		"store/cksumvfs/open.go (layer cksumvfs) imports " + module + "/indexer/analysis",
 		"indexer/lint/sql.go imports database/sql: the lint layer must not",
 		"indexer/lint/sql.go (layer lint) imports " + module + "/store",
+		"store/answer/table.go (layer answer) imports " + module + "/indexer/analysis",
+		"indexer/analysis/parse.go imports github.com/tetratelabs/wazero: only " + wasmHome,
 	} {
 		if !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, want) }) {
 			t.Errorf("no violation starting %q in:\n%s", want, strings.Join(got, "\n"))
 		}
 	}
-	if len(got) != 23 {
-		t.Errorf("got %d violations, want 23:\n%s", len(got), strings.Join(got, "\n"))
+	if len(got) != 25 {
+		t.Errorf("got %d violations, want 25:\n%s", len(got), strings.Join(got, "\n"))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/mcpserver"
 	"github.com/hubsnap/hubsnap/store/answer"
 )
@@ -60,7 +61,7 @@ func TestServeLogicAnalysis(t *testing.T) {
 	call("logic_get", map[string]any{"name": "items/price_list"}, &l)
 	a := l.Analysis
 	if a == nil || a.Statement != "select" || len(a.Tables) != 1 || a.Tables[0].Table != "items" || a.Tables[0].Access != "read" ||
-		len(a.Problems) != 1 || a.Problems[0].Code != "UNKNOWN_COLUMN" || a.Problems[0].Position != 14 {
+		len(a.Problems) != 1 || a.Problems[0].Code != snapshot.CodeUnknownColumn || a.Problems[0].Position != 14 {
 		t.Errorf("logic_get items/price_list: analysis %+v", a)
 	}
 	call("logic_get", map[string]any{"name": "items/search"}, &l)
@@ -69,7 +70,7 @@ func TestServeLogicAnalysis(t *testing.T) {
 		t.Errorf("logic_get items/search: analysis %+v", a)
 	}
 	call("logic_get", map[string]any{"name": "purchase_item"}, &l)
-	if a := l.Analysis; a == nil || len(a.Problems) != 0 || len(a.Bindings) != 2 || a.Bindings[0] != (answer.Binding{Param: "user_id", Table: "purchases", Column: "user_id"}) {
+	if a := l.Analysis; a == nil || len(a.Problems) != 0 || len(a.Bindings) != 2 || a.Bindings[0] != (snapshot.Binding{Param: "user_id", Table: "purchases", Column: "user_id"}) {
 		t.Errorf("logic_get purchase_item: analysis %+v", a)
 	}
 
@@ -86,7 +87,7 @@ func TestServeLogicAnalysis(t *testing.T) {
 	var d answer.DiffOutput
 	call("schema_diff", map[string]any{}, &d)
 	if d.Logics == nil || len(d.Logics.Broken) != 1 || d.Logics.Broken[0].Name != "items/price_list" ||
-		d.Logics.Broken[0].Problems[0].Code != "UNKNOWN_COLUMN" {
+		d.Logics.Broken[0].Problems[0].Code != snapshot.CodeUnknownColumn {
 		t.Errorf("schema_diff: logics %+v", d.Logics)
 	}
 
@@ -97,18 +98,18 @@ func TestServeLogicAnalysis(t *testing.T) {
 	}
 
 	var check mcpserver.CheckOutput
-	call("release_check", map[string]any{"code": "UNKNOWN_COLUMN"}, &check)
+	call("release_check", map[string]any{"code": snapshot.CodeUnknownColumn}, &check)
 	if len(check.Findings) != 1 || check.Findings[0].Logic != "items/price_list" || check.Findings[0].Position != 14 {
 		t.Errorf("release_check UNKNOWN_COLUMN: %+v", check.Findings)
 	}
 
 	// The CLI: snapshot check fails on the broken logic, rel_41 does not
 	// have it; snapshot diff reports it.
-	r := runChild(t, c, "", "snapshot", "check", "--rule", "UNKNOWN_COLUMN")
+	r := runChild(t, c, "", "snapshot", "check", "--rule", snapshot.CodeUnknownColumn)
 	if r.code != exitError || r.stdout != priceListProblem+"\n" {
 		t.Errorf("snapshot check --rule UNKNOWN_COLUMN: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
-	if r := runChild(t, c, "", "snapshot", "check", "rel_41", "--rule", "UNKNOWN_COLUMN"); r.code != exitOK || r.stdout != "" {
+	if r := runChild(t, c, "", "snapshot", "check", "rel_41", "--rule", snapshot.CodeUnknownColumn); r.code != exitOK || r.stdout != "" {
 		t.Errorf("snapshot check rel_41 --rule UNKNOWN_COLUMN: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	r = runChild(t, c, "", "snapshot", "diff")

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hubsnap/hubsnap/indexer/lint"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/hubsnap/hubsnap/mcpserver"
 	"github.com/hubsnap/hubsnap/store"
 	"github.com/hubsnap/hubsnap/store/storetest"
@@ -46,8 +47,8 @@ func TestSnapshotCheck(t *testing.T) {
 		{"--rule", "NO_PRIMARY_KEY"},
 		{"--ignore", "FK_WITHOUT_INDEX,UNKNOWN_COLUMN"},
 		{"--rule", "NO_PRIMARY_KEY,FK_TYPE_MISMATCH", "--rule", "DUPLICATE_FOREIGN_KEY"},
-		{"--rule", "FK_WITHOUT_INDEX", "--ignore", "FK_WITHOUT_INDEX,NO_PRIMARY_KEY", "--rule", "SYNTAX"},
-		{"--rule", "SYNTAX"}, // a logic code: a rule; no logic of the demo has a syntax error
+		{"--rule", "FK_WITHOUT_INDEX", "--ignore", "FK_WITHOUT_INDEX,NO_PRIMARY_KEY", "--rule", snapshot.CodeSyntax},
+		{"--rule", snapshot.CodeSyntax}, // a logic code: a rule; no logic of the demo has a syntax error
 	} {
 		r := c.ok(append([]string{"snapshot", "check"}, args...)...)
 		if r.stdout != "" || r.stderr != "" {

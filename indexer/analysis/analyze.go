@@ -5,35 +5,38 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
-// Analyze analyses one logic against the release's catalog. It never
+// Analyze analyses one logic against the release's tables. It never
 // fails: what it cannot judge is said in Unjudged. Safe for concurrent
 // use.
-func (a *Analyzer) Analyze(ctx context.Context, c *Catalog, l Logic) (res Analysis) {
-	res = Analysis{Statement: StatementOther, Tables: []TableAccess{}, Bindings: []Binding{}, Problems: []Problem{}}
+func (a *Analyzer) Analyze(ctx context.Context, c *Tables, l snapshot.Logic) (res snapshot.Analysis) {
+	res = snapshot.Analysis{Statement: snapshot.StatementOther, Tables: []snapshot.TableAccess{}, Bindings: []snapshot.Binding{}, Problems: []snapshot.Problem{}}
 	defer func() {
 		if r := recover(); r != nil {
-			res = Analysis{Statement: res.Statement, Tables: []TableAccess{}, Bindings: []Binding{}, Problems: []Problem{},
+			res = snapshot.Analysis{Statement: res.Statement, Tables: []snapshot.TableAccess{}, Bindings: []snapshot.Binding{}, Problems: []snapshot.Problem{},
 				Unjudged: fmt.Sprintf("analysis failed: %v", r)}
 		}
 	}()
 	if c == nil {
-		c = NewCatalog(nil)
+		c = NewTables(nil)
 	}
 	if len(l.SQL) > MaxSQL {
 		res.Unjudged = fmt.Sprintf("SQL longer than %d bytes", MaxSQL)
 		return res
 	}
 	// Compile the engine this SQL needs before its time starts.
-	if err := a.p.readyEngine(ctx, a.p.engine(len(l.SQL))); err != nil {
+	if err := a.p.Ready(ctx, len(l.SQL)); err != nil {
 		res.Unjudged = "parser unavailable: " + err.Error()
 		return res
 	}
 	ctx, cancel := context.WithTimeout(ctx, a.timeout)
 	defer cancel()
 
-	declared := make(map[string]Param, len(l.Params))
+	declared := make(map[string]snapshot.Param, len(l.Params))
 	for _, p := range l.Params {
 		declared[p.Name] = p
 	}
@@ -49,8 +52,8 @@ func (a *Analyzer) Analyze(ctx context.Context, c *Catalog, l Logic) (res Analys
 			return res
 		}
 	}
-	tree, err := a.p.parseJSON(ctx, rw.SQL)
-	var pe *pgError
+	pr, err := a.p.Parse(ctx, rw.SQL)
+	var pe *pgparse.Error
 	if errors.As(err, &pe) {
 		switch {
 		case isResourceError(pe.Message):
@@ -58,7 +61,7 @@ func (a *Analyzer) Analyze(ctx context.Context, c *Catalog, l Logic) (res Analys
 		case !c.allPostgres:
 			res.Unjudged = "PostgreSQL rejects the SQL, but the release also has connections of other engines the SQL may be written for: " + pe.Message
 		default:
-			p := Problem{Code: CodeSyntax, Message: pe.Message}
+			p := snapshot.Problem{Code: snapshot.CodeSyntax, Message: pe.Message}
 			if pe.Cursorpos > 0 {
 				p.Position = rw.Position(byteOffset(rw.SQL, pe.Cursorpos))
 			}
@@ -66,13 +69,12 @@ func (a *Analyzer) Analyze(ctx context.Context, c *Catalog, l Logic) (res Analys
 		}
 		return res
 	}
-	if err != nil {
-		res.Unjudged = a.parserFailure(ctx, err)
+	if errors.Is(err, pgparse.ErrTree) {
+		res.Unjudged = "parse tree not understood: " + err.Error()
 		return res
 	}
-	pr, err := decodeTree(tree)
 	if err != nil {
-		res.Unjudged = "parse tree not understood: " + err.Error()
+		res.Unjudged = a.parserFailure(ctx, err)
 		return res
 	}
 	switch {
@@ -108,14 +110,14 @@ func (a *Analyzer) Analyze(ctx context.Context, c *Catalog, l Logic) (res Analys
 	case returns && !known:
 		res.Unjudged = firstNonEmpty(s.partial, "the columns of a row are not all known")
 	case returns:
-		res.Result = make([]ResultColumn, 0, len(cols))
+		res.Result = make([]snapshot.ResultColumn, 0, len(cols))
 		for _, c := range cols {
-			rc := ResultColumn{Name: c.name, Type: c.t.String(), Nullable: !c.notNull}
+			rc := snapshot.ResultColumn{Name: c.name, Type: c.t.String(), Nullable: !c.notNull}
 			if c.snapType != "" {
 				rc.Type = c.snapType
 			}
 			if c.src != nil {
-				rc.Source = &Source{Table: c.src.table.name, Column: c.src.info().name}
+				rc.Source = &snapshot.ColumnSource{Table: c.src.table.name, Column: c.src.info().name}
 			}
 			res.Result = append(res.Result, rc)
 		}
@@ -133,19 +135,19 @@ func firstNonEmpty(a, b string) string {
 	return b
 }
 
-func newState(ctx context.Context, c *Catalog, rw *Rewrite, declared map[string]Param, chosen map[string]*tableInfo) *state {
+func newState(ctx context.Context, c *Tables, rw *Rewrite, declared map[string]snapshot.Param, chosen map[string]*tableInfo) *state {
 	return &state{
-		ctx: ctx, cat: c, rw: rw, declared: declared,
+		ctx: ctx, rel: c, rw: rw, declared: declared,
 		tableIdx:     map[*tableInfo]*access{},
 		multi:        map[string][]*tableInfo{},
 		single:       map[string]bool{},
 		chosen:       chosen,
-		sublinkNames: map[*subLink]string{},
+		sublinkNames: map[*pgparse.SubLink]string{},
 	}
 }
 
 // run analyses the statement; returns tells whether it returns rows.
-func (s *state) run(stmt *node) (cols []rcol, returns, known bool) {
+func (s *state) run(stmt *pgparse.Node) (cols []rcol, returns, known bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			if r != errAbort { //nolint:errorlint // the sentinel itself is panicked
@@ -168,7 +170,7 @@ func (s *state) run(stmt *node) (cols []rcol, returns, known bool) {
 	case stmt.MergeStmt != nil:
 		cols, known = s.mergeStmt(top, stmt.MergeStmt)
 	default:
-		s.unjudged("%s statements are not analysed", stmt.kind())
+		s.unjudged("%s statements are not analysed", stmt.Kind())
 		return nil, false, true
 	}
 	return cols, cols != nil, known
@@ -210,20 +212,20 @@ func (s *state) choose() map[string]*tableInfo {
 }
 
 // statementKind names the statement as §11 does.
-func statementKind(n *node) string {
+func statementKind(n *pgparse.Node) string {
 	switch {
 	case n.SelectStmt != nil:
-		return StatementSelect
+		return snapshot.StatementSelect
 	case n.InsertStmt != nil:
-		return StatementInsert
+		return snapshot.StatementInsert
 	case n.UpdateStmt != nil:
-		return StatementUpdate
+		return snapshot.StatementUpdate
 	case n.DeleteStmt != nil:
-		return StatementDelete
+		return snapshot.StatementDelete
 	case n.MergeStmt != nil:
-		return StatementMerge
+		return snapshot.StatementMerge
 	}
-	return StatementOther
+	return snapshot.StatementOther
 }
 
 // isResourceError reports parser errors that are limits of the parser,

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // badInputs are SQL at the 48 KiB limit shaped to hurt: each must be
@@ -62,20 +64,20 @@ func badInputs() map[string]string {
 // machine), and any problem reported is one PostgreSQL raises too.
 func TestBadInputBounded(t *testing.T) {
 	a := testAnalyzer(t)
-	c := NewCatalog(shopSchema())
+	c := NewTables(shopSchema())
 	for name, sql := range badInputs() {
 		t.Run(name, func(t *testing.T) {
 			if len(sql) > MaxSQL {
 				t.Fatalf("input is %d bytes, over %d", len(sql), MaxSQL)
 			}
-			var params []Param
+			var params []snapshot.Param
 			if strings.Contains(name, "placeholders") {
 				for i := range 10_000 {
-					params = append(params, Param{Name: fmt.Sprintf("p%d", i), Type: "integer"})
+					params = append(params, snapshot.Param{Name: fmt.Sprintf("p%d", i), Type: "integer"})
 				}
 			}
 			start := time.Now()
-			got := a.Analyze(context.Background(), c, Logic{SQL: sql, Params: params})
+			got := a.Analyze(context.Background(), c, snapshot.Logic{SQL: sql, Params: params})
 			if d := time.Since(start); d > DefaultTimeout+10*time.Second {
 				t.Errorf("took %v", d)
 			}
@@ -83,7 +85,7 @@ func TestBadInputBounded(t *testing.T) {
 				t.Errorf("Unjudged = %q", got.Unjudged)
 			}
 			for _, p := range got.Problems {
-				if p.Code != CodeSyntax && p.Code != CodeUnusedParam {
+				if p.Code != snapshot.CodeSyntax && p.Code != snapshot.CodeUnusedParam {
 					t.Errorf("problem %v", p)
 				}
 			}
@@ -98,25 +100,25 @@ func TestBadInputVerdicts(t *testing.T) {
 	// here: a minute a logic rather than DefaultTimeout, which thousands
 	// of CTEs can pass under -race on a busy machine.
 	a := &Analyzer{p: testAnalyzer(t).p, timeout: time.Minute}
-	c := NewCatalog(shopSchema())
+	c := NewTables(shopSchema())
 	in := badInputs()
 	// PostgreSQL's own answer (checked with psql): 42601, memory exhausted.
-	got := a.Analyze(context.Background(), c, Logic{SQL: in["10,000 nested parentheses"]})
-	want := []Problem{{Code: CodeSyntax, Message: `memory exhausted at or near "("`, Position: 10_004}}
+	got := a.Analyze(context.Background(), c, snapshot.Logic{SQL: in["10,000 nested parentheses"]})
+	want := []snapshot.Problem{{Code: snapshot.CodeSyntax, Message: `memory exhausted at or near "("`, Position: 10_004}}
 	if fmt.Sprint(got.Problems) != fmt.Sprint(want) {
 		t.Errorf("nested parentheses: problems %v, want %v", got.Problems, want)
 	}
 	// Too deep to judge; PostgreSQL itself stops with 54001 (stack depth).
-	got = a.Analyze(context.Background(), c, Logic{SQL: in["a chain of 24,000 +"]})
+	got = a.Analyze(context.Background(), c, snapshot.Logic{SQL: in["a chain of 24,000 +"]})
 	if got.Unjudged == "" || len(got.Problems) > 0 {
 		t.Errorf("+ chain: unjudged %q, problems %v; want unjudged and none", got.Unjudged, got.Problems)
 	}
 	// A huge IN list is judged, and every placeholder bound.
-	got = a.Analyze(context.Background(), c, Logic{SQL: in["a huge IN list"]})
+	got = a.Analyze(context.Background(), c, snapshot.Logic{SQL: in["a huge IN list"]})
 	if got.Unjudged != "" || len(got.Problems) > 0 || len(got.Result) != 1 {
 		t.Errorf("IN list: unjudged %q, problems %v, result %v", got.Unjudged, got.Problems, got.Result)
 	}
-	got = a.Analyze(context.Background(), c, Logic{SQL: in["thousands of CTEs"]})
+	got = a.Analyze(context.Background(), c, snapshot.Logic{SQL: in["thousands of CTEs"]})
 	if got.Unjudged != "" || len(got.Problems) > 0 || len(got.Result) != 1 {
 		t.Errorf("CTEs: unjudged %q, problems %v, result %v", got.Unjudged, got.Problems, got.Result)
 	}
@@ -132,29 +134,12 @@ func TestTimeout(t *testing.T) {
 	if err := a.Prepare(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	got := a.Analyze(context.Background(), NewCatalog(shopSchema()), Logic{SQL: "SELECT id FROM users"})
+	got := a.Analyze(context.Background(), NewTables(shopSchema()), snapshot.Logic{SQL: "SELECT id FROM users"})
 	if want := "timed out after 1ns"; got.Unjudged != want {
 		t.Errorf("Unjudged = %q, want %q", got.Unjudged, want)
 	}
 	if len(got.Problems) != 0 {
 		t.Errorf("problems %v", got.Problems)
-	}
-}
-
-// TestPoolDropsGrownInstances keeps no instance whose memory grew past
-// keepBelow after a huge statement.
-func TestPoolDropsGrownInstances(t *testing.T) {
-	a := testAnalyzer(t)
-	c := NewCatalog(shopSchema())
-	a.Analyze(context.Background(), c, Logic{SQL: badInputs()["a huge IN list"]})
-	for _, e := range []*engine{&a.p.fast, &a.p.guarded} {
-		e.mu.Lock()
-		for _, in := range e.idle {
-			if in.mem.Size() > keepBelow {
-				t.Errorf("an idle instance holds %d bytes", in.mem.Size())
-			}
-		}
-		e.mu.Unlock()
 	}
 }
 
@@ -167,7 +152,7 @@ func TestClosedAnalyzer(t *testing.T) {
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	got := a.Analyze(context.Background(), NewCatalog(shopSchema()), Logic{SQL: "SELECT 1"})
+	got := a.Analyze(context.Background(), NewTables(shopSchema()), snapshot.Logic{SQL: "SELECT 1"})
 	if got.Unjudged == "" {
 		t.Error("Analyze after Close was judged")
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // TestConcurrentAnalyze analyses the same logics from several goroutines
@@ -13,16 +14,16 @@ import (
 // answer.
 func TestConcurrentAnalyze(t *testing.T) {
 	a := testAnalyzer(t)
-	c := NewCatalog(shopSchema())
-	logics := make([]Logic, 0, len(constructCases))
+	c := NewTables(shopSchema())
+	logics := make([]snapshot.Logic, 0, len(constructCases))
 	for _, tt := range constructCases {
 		if tt.schema == nil {
-			logics = append(logics, Logic{SQL: tt.sql, Params: tt.params})
+			logics = append(logics, snapshot.Logic{SQL: tt.sql, Params: tt.params})
 		}
 	}
 	// One logic with a syntax error, to exercise the parser's jump back.
-	logics = append(logics, Logic{SQL: "SELECT * FORM users"})
-	want := make([]Analysis, len(logics))
+	logics = append(logics, snapshot.Logic{SQL: "SELECT * FORM users"})
+	want := make([]snapshot.Analysis, len(logics))
 	for i, l := range logics {
 		want[i] = a.Analyze(context.Background(), c, l)
 	}
@@ -41,9 +42,9 @@ func TestConcurrentAnalyze(t *testing.T) {
 	wg.Wait()
 }
 
-// BenchmarkNewCatalog builds the lookups of a 10,000-table release.
-func BenchmarkNewCatalog(b *testing.B) {
-	s := &Schema{Connections: []Connection{{Name: "main", Engine: "postgres"}}}
+// BenchmarkNewTables builds the lookups of a 10,000-table release.
+func BenchmarkNewTables(b *testing.B) {
+	s := &snapshot.Snapshot{Connections: []snapshot.Connection{{Name: "main", Engine: "postgres"}}}
 	big := benchSchema()
 	for i := range 10_000 {
 		t := big.Tables[i%len(big.Tables)]
@@ -52,6 +53,6 @@ func BenchmarkNewCatalog(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for range b.N {
-		NewCatalog(s)
+		NewTables(s)
 	}
 }

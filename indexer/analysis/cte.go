@@ -1,14 +1,16 @@
 package analysis
 
+import "github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
+
 // withClause analyses WITH queries into the level's CTEs. In WITH
 // RECURSIVE every name is known from the start (a forward reference is
 // opaque until its query is analysed).
-func (s *state) withClause(lv *level, w *withClause) {
+func (s *state) withClause(lv *level, w *pgparse.WithClause) {
 	var defs []*cte
 	for _, n := range w.Ctes {
 		c := n.CommonTableExpr
 		if c == nil {
-			s.unjudged("a WITH item of type %s is not analysed", n.kind())
+			s.unjudged("a WITH item of type %s is not analysed", n.Kind())
 			continue
 		}
 		d := &cte{name: c.Ctename, pending: true}
@@ -43,7 +45,7 @@ func (s *state) withClause(lv *level, w *withClause) {
 
 // cteQuery analyses one WITH query. A recursive UNION is analysed left
 // side first, so the right side sees the CTE's columns.
-func (s *state) cteQuery(lv *level, c *commonTableExpr, d *cte, recursive bool) ([]rcol, bool) {
+func (s *state) cteQuery(lv *level, c *pgparse.CommonTableExpr, d *cte, recursive bool) ([]rcol, bool) {
 	q := c.Ctequery
 	switch {
 	case q == nil:
@@ -87,6 +89,6 @@ func (s *state) cteQuery(lv *level, c *commonTableExpr, d *cte, recursive bool) 
 	case q.DeleteStmt != nil:
 		return s.deleteStmt(lv, q.DeleteStmt)
 	}
-	s.unjudged("a WITH query of type %s is not analysed", q.kind())
+	s.unjudged("a WITH query of type %s is not analysed", q.Kind())
 	return nil, false
 }

@@ -3,6 +3,9 @@ package analysis
 import (
 	"strconv"
 	"strings"
+
+	"github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // expr is what the analysis knows of a value expression.
@@ -28,7 +31,7 @@ func colExpr(ref colRef) expr {
 }
 
 // expr analyses a value expression.
-func (s *state) expr(lv *level, n *node) expr {
+func (s *state) expr(lv *level, n *pgparse.Node) expr {
 	if n == nil {
 		return expr{}
 	}
@@ -103,11 +106,11 @@ func (s *state) expr(lv *level, n *node) expr {
 	case n.SetToDefault != nil:
 		return expr{}
 	}
-	s.unjudged("an expression of type %s is not analysed", n.kind())
+	s.unjudged("an expression of type %s is not analysed", n.Kind())
 	return expr{}
 }
 
-func (s *state) exprs(lv *level, ns []*node) []expr {
+func (s *state) exprs(lv *level, ns []*pgparse.Node) []expr {
 	out := make([]expr, 0, len(ns))
 	for _, n := range ns {
 		out = append(out, s.expr(lv, n))
@@ -127,7 +130,7 @@ func types(es []expr) []typ {
 }
 
 // columnRef resolves a column reference.
-func (s *state) columnRef(lv *level, cr *columnRef) expr {
+func (s *state) columnRef(lv *level, cr *pgparse.ColumnRef) expr {
 	f := cr.Fields
 	switch {
 	case len(f) == 1 && f[0].String != nil:
@@ -137,7 +140,7 @@ func (s *state) columnRef(lv *level, cr *columnRef) expr {
 		case found:
 			return colExpr(ref)
 		case ambiguous:
-			s.problem(CodeAmbiguousColumn, cr.Location, "column reference %s is ambiguous", dq(name))
+			s.problem(snapshot.CodeAmbiguousColumn, cr.Location, "column reference %s is ambiguous", dq(name))
 			return expr{}
 		case unknown:
 			return expr{}
@@ -148,7 +151,7 @@ func (s *state) columnRef(lv *level, cr *columnRef) expr {
 			return expr{t: tUnknown}
 		}
 		if !lv.hiddenColumn(name) && !lv.hiddenItem(name) {
-			s.problem(CodeUnknownColumn, cr.Location, "column %s does not exist", dq(name))
+			s.problem(snapshot.CodeUnknownColumn, cr.Location, "column %s does not exist", dq(name))
 		}
 		return expr{}
 	case len(f) == 2 && f[0].String != nil:
@@ -173,10 +176,10 @@ func (s *state) columnRef(lv *level, cr *columnRef) expr {
 		case n == 1:
 			return expr{}
 		case n > 1 && out == found:
-			s.problem(CodeAmbiguousColumn, cr.Location, "column reference %s is ambiguous", dq(q+"."+name))
+			s.problem(snapshot.CodeAmbiguousColumn, cr.Location, "column reference %s is ambiguous", dq(q+"."+name))
 			return expr{}
 		case n == 0 && !it.opaque && out == found:
-			s.problem(CodeUnknownColumn, cr.Location, "column %s.%s does not exist", q, name)
+			s.problem(snapshot.CodeUnknownColumn, cr.Location, "column %s.%s does not exist", q, name)
 		}
 		return expr{}
 	}
@@ -184,7 +187,7 @@ func (s *state) columnRef(lv *level, cr *columnRef) expr {
 }
 
 // constExpr types a literal as PostgreSQL does.
-func constExpr(c *aConst) expr {
+func constExpr(c *pgparse.AConst) expr {
 	switch {
 	case c.Isnull:
 		return expr{t: tLiteral}
@@ -207,7 +210,7 @@ func constExpr(c *aConst) expr {
 }
 
 // castType is the type a TypeName names, when the analysis knows it.
-func (s *state) castType(tn *typeName) typ {
+func (s *state) castType(tn *pgparse.TypeName) typ {
 	if tn == nil || tn.Setof || tn.PctType {
 		return tUnknown
 	}
@@ -224,7 +227,7 @@ func (s *state) castType(tn *typeName) typ {
 		mods = append(mods, *m.AConst.Ival)
 	}
 	t := typeFromName(name, mods)
-	if !t.known() && len(names) == 1 && len(mods) == 0 && s.cat.isEnum(name) {
+	if !t.known() && len(names) == 1 && len(mods) == 0 && s.rel.isEnum(name) {
 		t = typ{base: name, enum: true}
 	}
 	if len(tn.ArrayBounds) > 0 {
@@ -233,7 +236,7 @@ func (s *state) castType(tn *typeName) typ {
 	return t
 }
 
-func (s *state) typeCast(lv *level, tc *typeCast) expr {
+func (s *state) typeCast(lv *level, tc *pgparse.TypeCast) expr {
 	arg := s.expr(lv, tc.Arg)
 	e := expr{t: s.castType(tc.TypeName), notNull: arg.notNull}
 	if arg.param > 0 {

@@ -1,8 +1,13 @@
 package analysis
 
+import (
+	"github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
+)
+
 // fromClause analyses a FROM list into the level's namespace. While the
 // list is processed, earlier items are visible only to LATERAL items.
-func (s *state) fromClause(lv *level, from []*node) {
+func (s *state) fromClause(lv *level, from []*pgparse.Node) {
 	start := len(lv.items)
 	for _, n := range from {
 		_, items := s.fromItem(lv, n)
@@ -19,7 +24,7 @@ func (s *state) fromClause(lv *level, from []*node) {
 // fromItem analyses one FROM item. top is the item whose columns are the
 // item's output (a join's own item for a join); items are the namespace
 // items it adds.
-func (s *state) fromItem(lv *level, n *node) (top *item, items []*item) {
+func (s *state) fromItem(lv *level, n *pgparse.Node) (top *item, items []*item) {
 	s.enter()
 	defer s.leave()
 	switch {
@@ -43,13 +48,13 @@ func (s *state) fromItem(lv *level, n *node) (top *item, items []*item) {
 	case n.JoinExpr != nil:
 		return s.join(lv, n.JoinExpr)
 	}
-	s.unjudged("the FROM item %s is not analysed", n.kind())
+	s.unjudged("the FROM item %s is not analysed", n.Kind())
 	it := &item{anyRef: true, opaque: true, relVisible: true, colsVisible: true}
 	return it, []*item{it}
 }
 
 // aliasNames returns an alias's column names.
-func aliasNames(a *alias) []string {
+func aliasNames(a *pgparse.Alias) []string {
 	if a == nil {
 		return nil
 	}
@@ -57,7 +62,7 @@ func aliasNames(a *alias) []string {
 }
 
 // named applies an alias (name and column names) to an item.
-func named(it *item, a *alias) *item {
+func named(it *item, a *pgparse.Alias) *item {
 	if a == nil {
 		return it
 	}
@@ -75,7 +80,7 @@ func named(it *item, a *alias) *item {
 // rangeVar resolves a table name: a WITH query first (unqualified names
 // only), then a table of the release. target is set for INSERT, UPDATE
 // and DELETE targets, which are never WITH queries.
-func (s *state) rangeVar(lv *level, rv *rangeVar, target *bool) *item {
+func (s *state) rangeVar(lv *level, rv *pgparse.RangeVar, target *bool) *item {
 	if rv.Schemaname == "" && rv.Catalogname == "" && target == nil {
 		if c := lv.findCTE(rv.Relname); c != nil {
 			it := &item{refname: rv.Relname, relVisible: true, colsVisible: true, opaque: c.opaque || c.pending}
@@ -95,29 +100,29 @@ func (s *state) rangeVar(lv *level, rv *rangeVar, target *bool) *item {
 // resolveTable finds the release's table a name means, reporting
 // UNKNOWN_TABLE and AMBIGUOUS_TABLE when certain. ok is false when the
 // table is not known (reported or not).
-func (s *state) resolveTable(rv *rangeVar) (*tableInfo, bool) {
+func (s *state) resolveTable(rv *pgparse.RangeVar) (*tableInfo, bool) {
 	name := rv.Relname
 	if rv.Catalogname != "" {
 		return nil, false // catalog.schema.table: not modelled
 	}
 	if rv.Schemaname != "" {
-		if _, isConn := s.cat.conns[rv.Schemaname]; isConn {
-			for _, t := range s.cat.lookupTable(name) {
+		if _, isConn := s.rel.conns[rv.Schemaname]; isConn {
+			for _, t := range s.rel.lookupTable(name) {
 				if t.conn == rv.Schemaname {
 					return s.postgresTable(t, rv)
 				}
 			}
-			s.problem(CodeUnknownTable, rv.Location, "relation %s does not exist", dq(rv.Schemaname+"."+name))
+			s.problem(snapshot.CodeUnknownTable, rv.Location, "relation %s does not exist", dq(rv.Schemaname+"."+name))
 			return nil, false
 		}
 		// A schema of the database (public, pg_catalog, ...): a table of that
 		// name when there is exactly one, else not known.
-		if ts := s.cat.lookupTable(name); len(ts) == 1 && rv.Schemaname == "public" {
+		if ts := s.rel.lookupTable(name); len(ts) == 1 && rv.Schemaname == "public" {
 			return s.postgresTable(ts[0], rv)
 		}
 		return nil, false
 	}
-	ts := s.cat.lookupTable(name)
+	ts := s.rel.lookupTable(name)
 	switch {
 	case len(ts) == 1:
 		s.single[ts[0].conn] = true
@@ -133,23 +138,23 @@ func (s *state) resolveTable(rv *rangeVar) (*tableInfo, bool) {
 			return s.postgresTable(t, rv)
 		}
 		if s.chosen != nil {
-			s.problem(CodeAmbiguousTable, rv.Location, "table %s is in several connections, and the statement's other tables do not tell which", dq(name))
+			s.problem(snapshot.CodeAmbiguousTable, rv.Location, "table %s is in several connections, and the statement's other tables do not tell which", dq(name))
 			return nil, false
 		}
 		s.multi[name] = ts
 		s.deferTo = true
 		return nil, false
 	}
-	if isSystemName(name) || s.cat.ntables == 0 {
+	if isSystemName(name) || s.rel.ntables == 0 {
 		return nil, false
 	}
-	s.problem(CodeUnknownTable, rv.Location, "relation %s does not exist", dq(name))
+	s.problem(snapshot.CodeUnknownTable, rv.Location, "relation %s does not exist", dq(name))
 	return nil, false
 }
 
 // postgresTable accepts a table of a postgres connection; a table of
 // another engine leaves the logic unjudged.
-func (s *state) postgresTable(t *tableInfo, rv *rangeVar) (*tableInfo, bool) {
+func (s *state) postgresTable(t *tableInfo, rv *pgparse.RangeVar) (*tableInfo, bool) {
 	if !t.postgres {
 		s.unjudged("table %s belongs to a connection that is not postgres", quoteIdent(rv.Relname))
 		return nil, false
@@ -174,7 +179,7 @@ func isSystemName(name string) bool {
 }
 
 // rangeSubselect analyses a subquery in FROM.
-func (s *state) rangeSubselect(lv *level, r *rangeSubselect) *item {
+func (s *state) rangeSubselect(lv *level, r *pgparse.RangeSubselect) *item {
 	saved := lv.lateralActive
 	lv.lateralActive = r.Lateral
 	cols, known := s.subquery(lv, r.Subquery)
@@ -183,56 +188,9 @@ func (s *state) rangeSubselect(lv *level, r *rangeSubselect) *item {
 	return named(it, r.Alias)
 }
 
-// setReturning lists the set-returning functions the analysis knows in
-// FROM: their columns from their arguments' types. A function with one
-// unnamed result column takes the alias (or its own name) as column name.
-func setReturning(name string, args []typ) (cols []rcol, scalar, ok bool) {
-	switch name {
-	case "generate_series":
-		if len(args) < 2 || len(args) > 3 {
-			return nil, false, false
-		}
-		t := commonType(args[:2])
-		switch {
-		case t.isInteger() || t.base == "numeric":
-			if len(args) == 3 && !args[2].isNumeric() && !args[2].lit {
-				return nil, false, false
-			}
-			t = t.plain()
-		case t.base == "timestamp without time zone", t.base == "timestamp with time zone":
-			t = t.plain()
-		case t.base == "date":
-			t = tTimestamptz
-		default:
-			return nil, false, false
-		}
-		return []rcol{{t: t, notNull: true}}, true, true
-	case "unnest":
-		if len(args) != 1 || !args[0].isArray() {
-			return nil, false, false
-		}
-		return []rcol{{t: args[0].elem().plain()}}, true, true
-	case "jsonb_array_elements":
-		return []rcol{{name: "value", t: tJSONB, notNull: true}}, false, true
-	case "json_array_elements":
-		return []rcol{{name: "value", t: tJSON, notNull: true}}, false, true
-	case "jsonb_array_elements_text", "json_array_elements_text":
-		return []rcol{{name: "value", t: tText}}, false, true
-	case "jsonb_each":
-		return []rcol{{name: "key", t: tText, notNull: true}, {name: "value", t: tJSONB, notNull: true}}, false, true
-	case "json_each":
-		return []rcol{{name: "key", t: tText, notNull: true}, {name: "value", t: tJSON, notNull: true}}, false, true
-	case "jsonb_each_text", "json_each_text":
-		return []rcol{{name: "key", t: tText, notNull: true}, {name: "value", t: tText}}, false, true
-	case "jsonb_object_keys", "json_object_keys":
-		return []rcol{{t: tText, notNull: true}}, true, true
-	}
-	return nil, false, false
-}
-
 // rangeFunction analyses a function in FROM (always able to see the
 // items before it, as if LATERAL).
-func (s *state) rangeFunction(lv *level, r *rangeFunction) *item {
+func (s *state) rangeFunction(lv *level, r *pgparse.RangeFunction) *item {
 	saved := lv.lateralActive
 	lv.lateralActive = true
 	defer func() { lv.lateralActive = saved }()

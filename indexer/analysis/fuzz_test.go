@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 var fuzzSeeds = []string{
@@ -68,18 +71,14 @@ func FuzzPlaceholders(f *testing.F) {
 			return
 		}
 		// Each $n is a parameter token of the rewritten SQL.
-		pb, err := a.p.scanTokens(context.Background(), r.SQL)
+		toks, err := a.p.Scan(context.Background(), r.SQL)
 		if err != nil {
 			return // rewritten SQL the scanner rejects: a $n glued to something
 		}
-		toks, err := decodeScan(pb)
-		if err != nil {
-			t.Fatal(err)
-		}
 		params := map[int]bool{}
 		for _, tk := range toks {
-			if tk.kind == tokParam {
-				params[tk.start] = true
+			if tk.Kind == pgparse.TokParam {
+				params[tk.Start] = true
 			}
 		}
 		for _, e := range r.edits {
@@ -104,16 +103,16 @@ func FuzzAnalyze(f *testing.F) {
 		f.Add(s, "")
 	}
 	a := testAnalyzer(f)
-	c := NewCatalog(shopSchema())
+	c := NewTables(shopSchema())
 	f.Fuzz(func(t *testing.T, sql, params string) {
 		if len(sql) > 8192 {
 			return
 		}
-		var ps []Param
+		var ps []snapshot.Param
 		for _, p := range strings.Fields(params) {
-			ps = append(ps, Param{Name: p, Type: "integer"})
+			ps = append(ps, snapshot.Param{Name: p, Type: "integer"})
 		}
-		got := a.Analyze(context.Background(), c, Logic{SQL: sql, Params: ps})
+		got := a.Analyze(context.Background(), c, snapshot.Logic{SQL: sql, Params: ps})
 		if strings.HasPrefix(got.Unjudged, "analysis failed") {
 			t.Fatalf("Analyze(%q): %s", sql, got.Unjudged)
 		}

@@ -25,11 +25,11 @@ func testAnalyzer(tb testing.TB) *Analyzer {
 		if sharedErr == nil {
 			sharedErr = shared.Prepare(context.Background())
 		}
-		// The guarded engine (SQL over guardAbove) too, now: compiled at
-		// its first use, under -race a compile takes longer than the time
-		// limits TestBadInputBounded holds an analysis to.
+		// The engine of long SQL too, now: compiled at its first use,
+		// under -race a compile takes longer than the time limits
+		// TestBadInputBounded holds an analysis to.
 		if sharedErr == nil {
-			sharedErr = shared.p.readyEngine(context.Background(), &shared.p.guarded)
+			sharedErr = shared.p.Ready(context.Background(), MaxSQL)
 		}
 	})
 	if sharedErr != nil {

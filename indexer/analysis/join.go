@@ -1,10 +1,15 @@
 package analysis
 
+import (
+	"github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
+)
+
 // join analyses a JOIN: the left side, the right side (which may see the
 // left one laterally), the join's own columns (USING and NATURAL columns
 // merged), the ON clause seeing only the join's items, then the NULLs an
 // outer join brings.
-func (s *state) join(lv *level, j *joinExpr) (*item, []*item) {
+func (s *state) join(lv *level, j *pgparse.JoinExpr) (*item, []*item) {
 	ltop, litems := s.fromItem(lv, j.Larg)
 	mark := len(lv.items)
 	for _, it := range litems {
@@ -133,7 +138,7 @@ func containsStr(list []string, s string) bool {
 
 // usingCol finds a USING column on one side; PostgreSQL rejects a name
 // missing from a side (reported when that side is fully known).
-func (s *state) usingCol(cols []rcol, top *item, name, side string, j *joinExpr) (int, bool) {
+func (s *state) usingCol(cols []rcol, top *item, name, side string, j *pgparse.JoinExpr) (int, bool) {
 	idx, n := -1, 0
 	for i, c := range cols {
 		if c.name == name {
@@ -147,7 +152,7 @@ func (s *state) usingCol(cols []rcol, top *item, name, side string, j *joinExpr)
 	case n == 1:
 		return idx, true
 	case n == 0 && !top.opaque && !j.IsNatural:
-		s.problem(CodeUnknownColumn, -1, "column %s specified in USING clause does not exist in %s table", dq(name), side)
+		s.problem(snapshot.CodeUnknownColumn, -1, "column %s specified in USING clause does not exist in %s table", dq(name), side)
 	}
 	return 0, false
 }

@@ -6,6 +6,19 @@ import "strings"
 // to, for PARAM_TYPE.
 type kind string
 
+// Kinds.
+const (
+	kindUnknown kind = ""
+	kindText    kind = "text"
+	kindNumber  kind = "number"
+	kindBool    kind = "boolean"
+	kindTime    kind = "time"
+	kindJSON    kind = "json"
+	kindUUID    kind = "uuid"
+	kindBinary  kind = "binary"
+	kindEnum    kind = "enum"
+)
+
 // paramKinds maps declared param types (a Hub's vocabulary and
 // PostgreSQL's names) to kinds. Anything else is unknown.
 var paramKinds = map[string]kind{

@@ -1,14 +1,19 @@
 package analysis
 
+import (
+	"github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
+)
+
 // targetColumn checks that a SET or INSERT column names a column of the
 // target table; the column's expression when it does.
-func (s *state) targetColumn(target *item, rt *resTarget) (expr, bool) {
+func (s *state) targetColumn(target *item, rt *pgparse.ResTarget) (expr, bool) {
 	if target.table == nil {
 		return expr{}, false
 	}
 	i, ok := target.table.column(rt.Name)
 	if !ok {
-		s.problem(CodeUnknownColumn, rt.Location, "column %s of relation %s does not exist", dq(rt.Name), dq(target.table.name))
+		s.problem(snapshot.CodeUnknownColumn, rt.Location, "column %s of relation %s does not exist", dq(rt.Name), dq(target.table.name))
 		return expr{}, false
 	}
 	c := target.table.cols[i]
@@ -20,7 +25,7 @@ func (s *state) targetColumn(target *item, rt *resTarget) (expr, bool) {
 }
 
 // assign analyses a value assigned to a column (INSERT VALUES, SET).
-func (s *state) assign(lv *level, col expr, n *node) {
+func (s *state) assign(lv *level, col expr, n *pgparse.Node) {
 	if n == nil || n.SetToDefault != nil {
 		return
 	}
@@ -31,12 +36,12 @@ func (s *state) assign(lv *level, col expr, n *node) {
 }
 
 // setList analyses UPDATE's (or ON CONFLICT's) SET list.
-func (s *state) setList(lv *level, target *item, targets []*node) {
-	multi := map[*node]bool{}
+func (s *state) setList(lv *level, target *item, targets []*pgparse.Node) {
+	multi := map[*pgparse.Node]bool{}
 	for _, n := range targets {
 		rt := n.ResTarget
 		if rt == nil {
-			s.unjudged("a SET item of type %s is not analysed", n.kind())
+			s.unjudged("a SET item of type %s is not analysed", n.Kind())
 			continue
 		}
 		col, _ := s.targetColumn(target, rt)
@@ -56,7 +61,7 @@ func (s *state) setList(lv *level, target *item, targets []*node) {
 }
 
 // returning analyses a RETURNING list; nil, true when there is none.
-func (s *state) returning(lv *level, list []*node) ([]rcol, bool) {
+func (s *state) returning(lv *level, list []*pgparse.Node) ([]rcol, bool) {
 	if len(list) == 0 {
 		return nil, true
 	}
@@ -74,7 +79,7 @@ func (s *state) returning(lv *level, list []*node) ([]rcol, bool) {
 
 // insertStmt analyses an INSERT: its target and columns, the rows it
 // inserts, ON CONFLICT and RETURNING.
-func (s *state) insertStmt(parent *level, st *insertStmt) ([]rcol, bool) {
+func (s *state) insertStmt(parent *level, st *pgparse.InsertStmt) ([]rcol, bool) {
 	s.enter()
 	defer s.leave()
 	lv := &level{parent: parent}
@@ -157,7 +162,7 @@ func (s *state) insertStmt(parent *level, st *insertStmt) ([]rcol, bool) {
 		}
 	default:
 		rowsOK = false
-		s.unjudged("an INSERT source of type %s is not analysed", sel.kind())
+		s.unjudged("an INSERT source of type %s is not analysed", sel.Kind())
 	}
 	if oc := st.OnConflictClause; oc != nil {
 		s.onConflict(lv, target, oc)
@@ -170,7 +175,7 @@ func (s *state) insertStmt(parent *level, st *insertStmt) ([]rcol, bool) {
 	if colsOK && rowsOK && (len(cols) == nvals || st.SelectStmt == nil) {
 		for i, c := range target.table.cols {
 			if c.notNull && !c.hasDefault && !named[i] {
-				s.problem(CodeMissingColumn, st.Relation.Location,
+				s.problem(snapshot.CodeMissingColumn, st.Relation.Location,
 					"INSERT leaves out column %s, which is NOT NULL and has no default", dq(c.name))
 			}
 		}
@@ -179,7 +184,7 @@ func (s *state) insertStmt(parent *level, st *insertStmt) ([]rcol, bool) {
 }
 
 // isPlainValues reports a bare VALUES list (no ORDER BY, LIMIT, WITH).
-func isPlainValues(st *selectStmt) bool {
+func isPlainValues(st *pgparse.SelectStmt) bool {
 	return len(st.ValuesLists) > 0 && len(st.SortClause) == 0 && st.LimitCount == nil &&
 		st.LimitOffset == nil && st.WithClause == nil && (st.Op == "" || st.Op == "SETOP_NONE")
 }
@@ -187,7 +192,7 @@ func isPlainValues(st *selectStmt) bool {
 // onConflict analyses ON CONFLICT: the inference columns, and for DO
 // UPDATE its SET list and WHERE, which see the target and EXCLUDED (both
 // for unqualified names, as in PostgreSQL).
-func (s *state) onConflict(lv *level, target *item, oc *onConflictClause) {
+func (s *state) onConflict(lv *level, target *item, oc *pgparse.OnConflictClause) {
 	tl := &level{parent: lv, items: []*item{target}}
 	if inf := oc.Infer; inf != nil {
 		for _, n := range inf.IndexElems {
@@ -197,7 +202,7 @@ func (s *state) onConflict(lv *level, target *item, oc *onConflictClause) {
 			case ie.Name != "":
 				if target.table != nil {
 					if _, ok := target.table.column(ie.Name); !ok {
-						s.problem(CodeUnknownColumn, oc.Location, "column %s does not exist", dq(ie.Name))
+						s.problem(snapshot.CodeUnknownColumn, oc.Location, "column %s does not exist", dq(ie.Name))
 					}
 				}
 			default:
@@ -220,7 +225,7 @@ func (s *state) onConflict(lv *level, target *item, oc *onConflictClause) {
 }
 
 // updateStmt analyses an UPDATE: target, FROM, SET, WHERE, RETURNING.
-func (s *state) updateStmt(parent *level, st *updateStmt) ([]rcol, bool) {
+func (s *state) updateStmt(parent *level, st *pgparse.UpdateStmt) ([]rcol, bool) {
 	s.enter()
 	defer s.leave()
 	lv := &level{parent: parent}
@@ -245,7 +250,7 @@ func (s *state) updateStmt(parent *level, st *updateStmt) ([]rcol, bool) {
 }
 
 // deleteStmt analyses a DELETE: target, USING, WHERE, RETURNING.
-func (s *state) deleteStmt(parent *level, st *deleteStmt) ([]rcol, bool) {
+func (s *state) deleteStmt(parent *level, st *pgparse.DeleteStmt) ([]rcol, bool) {
 	s.enter()
 	defer s.leave()
 	lv := &level{parent: parent}
@@ -269,7 +274,7 @@ func (s *state) deleteStmt(parent *level, st *deleteStmt) ([]rcol, bool) {
 // condition; each WHEN clause sees what PostgreSQL lets it see (both for
 // MATCHED, the source for NOT MATCHED [BY TARGET], the target for NOT
 // MATCHED BY SOURCE); UPDATE SET and INSERT columns are the target's.
-func (s *state) mergeStmt(parent *level, st *mergeStmt) ([]rcol, bool) {
+func (s *state) mergeStmt(parent *level, st *pgparse.MergeStmt) ([]rcol, bool) {
 	s.enter()
 	defer s.leave()
 	lv := &level{parent: parent}
@@ -287,7 +292,7 @@ func (s *state) mergeStmt(parent *level, st *mergeStmt) ([]rcol, bool) {
 	for _, n := range st.MergeWhenClauses {
 		w := n.MergeWhenClause
 		if w == nil {
-			s.unjudged("a MERGE clause of type %s is not analysed", n.kind())
+			s.unjudged("a MERGE clause of type %s is not analysed", n.Kind())
 			continue
 		}
 		sees := both

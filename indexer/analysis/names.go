@@ -1,9 +1,15 @@
 package analysis
 
+import (
+	"strconv"
+
+	"github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
+)
+
 // figureColname names a result column as PostgreSQL's FigureColname does
 // when the query gives no alias: a column's name, a function's name, a
 // cast's type name, "case", "coalesce", ... or "?column?".
-func (s *state) figureColname(n *node) string {
+func (s *state) figureColname(n *pgparse.Node) string {
 	name, strength := s.figure(n)
 	if strength == 0 {
 		return "?column?"
@@ -13,7 +19,7 @@ func (s *state) figureColname(n *node) string {
 
 // figure returns a name and its strength: 2 a real name, 1 a fallback
 // (a cast's type, "case"), 0 none.
-func (s *state) figure(n *node) (string, int) {
+func (s *state) figure(n *pgparse.Node) (string, int) {
 	switch {
 	case n == nil:
 		return "", 0
@@ -85,27 +91,29 @@ func (s *state) figure(n *node) (string, int) {
 		}
 		return "greatest", 2
 	case n.SQLValueFunction != nil:
-		if name, ok := svfNames[n.SQLValueFunction.Op]; ok {
-			return name, 2
+		if v, ok := sqlValueFunctions[n.SQLValueFunction.Op]; ok {
+			return v.name, 2
 		}
 	}
 	return "", 0
 }
 
-var svfNames = map[string]string{
-	"SVFOP_CURRENT_DATE":        "current_date",
-	"SVFOP_CURRENT_TIME":        "current_time",
-	"SVFOP_CURRENT_TIME_N":      "current_time",
-	"SVFOP_CURRENT_TIMESTAMP":   "current_timestamp",
-	"SVFOP_CURRENT_TIMESTAMP_N": "current_timestamp",
-	"SVFOP_LOCALTIME":           "localtime",
-	"SVFOP_LOCALTIME_N":         "localtime",
-	"SVFOP_LOCALTIMESTAMP":      "localtimestamp",
-	"SVFOP_LOCALTIMESTAMP_N":    "localtimestamp",
-	"SVFOP_CURRENT_ROLE":        "current_role",
-	"SVFOP_CURRENT_USER":        "current_user",
-	"SVFOP_USER":                "user",
-	"SVFOP_SESSION_USER":        "session_user",
-	"SVFOP_CURRENT_CATALOG":     "current_catalog",
-	"SVFOP_CURRENT_SCHEMA":      "current_schema",
+// str returns the string of a String node ("" otherwise).
+func str(n *pgparse.Node) string {
+	if n == nil || n.String == nil {
+		return ""
+	}
+	return n.String.Sval
 }
+
+// strs returns the strings of a list of String nodes.
+func strs(ns []*pgparse.Node) []string {
+	out := make([]string, 0, len(ns))
+	for _, n := range ns {
+		out = append(out, str(n))
+	}
+	return out
+}
+
+// itoa is strconv.Itoa, short.
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // The tests here compare the analysis with a real PostgreSQL: the names and
@@ -67,7 +69,7 @@ func cut(out string, n int) [][]string {
 }
 
 // ddlType is the PostgreSQL type a test schema column is created with.
-func ddlType(c Column) string {
+func ddlType(c snapshot.Column) string {
 	if len(c.Enum) > 0 {
 		return c.Type
 	}
@@ -82,7 +84,7 @@ func ddlType(c Column) string {
 }
 
 // createSchema creates a database holding the schema.
-func createSchema(tb testing.TB, host, db string, s *Schema) {
+func createSchema(tb testing.TB, host, db string, s *snapshot.Snapshot) {
 	tb.Helper()
 	if out, err := psql(tb, host, "postgres", "DROP DATABASE IF EXISTS "+db+";\nCREATE DATABASE "+db+";"); err != nil {
 		tb.Fatal(out)
@@ -107,7 +109,9 @@ func createSchema(tb testing.TB, host, db string, s *Schema) {
 			if !c.Nullable {
 				b.WriteString(" NOT NULL")
 			}
-			if c.HasDefault && !serialTypes[strings.ToLower(c.Type)] {
+			// A default of the column's kind, not the snapshot's text, which
+			// may name sequences the test database lacks.
+			if c.Default != "" && !serialTypes[strings.ToLower(c.Type)] {
 				switch ty := ddlType(c); {
 				case len(c.Enum) > 0:
 					fmt.Fprintf(&b, " DEFAULT '%s'", c.Enum[0])
@@ -123,8 +127,10 @@ func createSchema(tb testing.TB, host, db string, s *Schema) {
 		if len(t.PrimaryKey) > 0 {
 			fmt.Fprintf(&b, ", PRIMARY KEY (%s)", strings.Join(t.PrimaryKey, ", "))
 		}
-		for _, u := range t.Unique {
-			fmt.Fprintf(&b, ", UNIQUE (%s)", strings.Join(u, ", "))
+		for _, ix := range t.Indexes {
+			if ix.Unique {
+				fmt.Fprintf(&b, ", UNIQUE (%s)", strings.Join(ix.Columns, ", "))
+			}
 		}
 		b.WriteString(");\n")
 	}
@@ -190,7 +196,7 @@ type pgVerdict struct {
 // askPostgres prepares each logic with its declared param types,
 // describes its result and runs it once (in a transaction rolled back)
 // with sample values: three psql sessions for all the logics.
-func askPostgres(tb testing.TB, a *Analyzer, host, db string, logics []Logic) []pgVerdict {
+func askPostgres(tb testing.TB, a *Analyzer, host, db string, logics []snapshot.Logic) []pgVerdict {
 	tb.Helper()
 	type stmt struct{ sql, prep, exec, desc string }
 	stmts := make([]stmt, len(logics))
@@ -283,13 +289,13 @@ func askPostgres(tb testing.TB, a *Analyzer, host, db string, logics []Logic) []
 
 // codeOf maps a SQLSTATE to the problem code that stands for it.
 var codeOf = map[string]string{
-	"42601": CodeSyntax,
-	"42P01": CodeUnknownTable,
-	"42703": CodeUnknownColumn,
-	"42702": CodeAmbiguousColumn,
-	"42883": CodeParamType,
-	"42804": CodeParamType,
-	"23502": CodeMissingColumn,
+	"42601": snapshot.CodeSyntax,
+	"42P01": snapshot.CodeUnknownTable,
+	"42703": snapshot.CodeUnknownColumn,
+	"42702": snapshot.CodeAmbiguousColumn,
+	"42883": snapshot.CodeParamType,
+	"42804": snapshot.CodeParamType,
+	"23502": snapshot.CodeMissingColumn,
 }
 
 // seedShop inserts rows with NULLs where the schema allows them and rows
@@ -313,23 +319,23 @@ func TestAgainstPostgres(t *testing.T) {
 	if out, err := psql(t, host, "hubsnap_analysis", seedShop); err != nil {
 		t.Fatal(out)
 	}
-	c := NewCatalog(s)
-	var logics []Logic
+	c := NewTables(s)
+	var logics []snapshot.Logic
 	for _, list := range [][]analyzeCase{constructCases, problemCases} {
 		for _, tt := range list {
 			if tt.schema == nil {
-				logics = append(logics, Logic{Name: tt.name, SQL: tt.sql, Params: tt.params})
+				logics = append(logics, snapshot.Logic{Name: tt.name, SQL: tt.sql, Params: tt.params})
 			}
 		}
 	}
 	for _, sql := range validSQL {
-		logics = append(logics, Logic{Name: sql, SQL: sql})
+		logics = append(logics, snapshot.Logic{Name: sql, SQL: sql})
 	}
 	var agreeNames, agreeTypes, typed, cols int
 	// SQL PostgreSQL's lexer rejects (an unterminated string) would swallow
 	// the next statements of a psql session: ask about those one by one.
 	verdicts := make([]pgVerdict, len(logics))
-	var batch []Logic
+	var batch []snapshot.Logic
 	var at []int
 	for k, l := range logics {
 		if r, err := a.Rewrite(context.Background(), l.SQL, nil); err == nil && r.Complete {
@@ -337,7 +343,7 @@ func TestAgainstPostgres(t *testing.T) {
 			at = append(at, k)
 			continue
 		}
-		verdicts[k] = askPostgres(t, a, host, "hubsnap_analysis", []Logic{l})[0]
+		verdicts[k] = askPostgres(t, a, host, "hubsnap_analysis", []snapshot.Logic{l})[0]
 	}
 	for i, v := range askPostgres(t, a, host, "hubsnap_analysis", batch) {
 		verdicts[at[i]] = v
@@ -347,7 +353,7 @@ func TestAgainstPostgres(t *testing.T) {
 		v := verdicts[k]
 		var codes []string
 		for _, p := range got.Problems {
-			if p.Code != CodeUndeclaredParam && p.Code != CodeUnusedParam {
+			if p.Code != snapshot.CodeUndeclaredParam && p.Code != snapshot.CodeUnusedParam {
 				codes = append(codes, p.Code)
 			}
 		}

@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
+
+	"github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
 )
 
 // Placeholder is one `:name` of a logic's SQL.
@@ -100,11 +103,11 @@ const maxParams = 65535
 // a dollar-quoted body (each one token, or none). Between square brackets
 // `[lo:hi]` is an array slice, so there a word counts only when it is a
 // declared param.
-func rewriteTokens(sql string, toks []token, declared func(string) bool) *Rewrite {
+func rewriteTokens(sql string, toks []pgparse.Token, declared func(string) bool) *Rewrite {
 	r := &Rewrite{original: sql, Complete: true}
 	for _, t := range toks {
-		if t.kind == tokParam && t.end <= len(sql) && t.start+1 < t.end {
-			if n, err := strconv.Atoi(sql[t.start+1 : t.end]); err == nil && n > r.Positional {
+		if t.Kind == pgparse.TokParam && t.End <= len(sql) && t.Start+1 < t.End {
+			if n, err := strconv.Atoi(sql[t.Start+1 : t.End]); err == nil && n > r.Positional {
 				if n > maxParams {
 					// No such parameter can be bound, and naming the
 					// numbers below it would take memory in proportion.
@@ -122,20 +125,20 @@ func rewriteTokens(sql string, toks []token, declared func(string) bool) *Rewrit
 	last, depth := 0, 0
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		switch t.kind {
-		case tokLBracket:
+		switch t.Kind {
+		case pgparse.TokLBracket:
 			depth++
-		case tokRBracket:
+		case pgparse.TokRBracket:
 			depth = max(depth-1, 0)
 		}
-		if t.kind != tokColon || i+1 >= len(toks) {
+		if t.Kind != pgparse.TokColon || i+1 >= len(toks) {
 			continue
 		}
 		w := toks[i+1]
-		if w.start != t.end || (w.kind != tokIdent && !w.keyword) || w.end > len(sql) {
+		if w.Start != t.End || (w.Kind != pgparse.TokIdent && !w.Keyword) || w.End > len(sql) {
 			continue
 		}
-		name := sql[w.start:w.end]
+		name := sql[w.Start:w.End]
 		if !isPlainWord(name) || (depth > 0 && (declared == nil || !declared(name))) {
 			continue
 		}
@@ -145,17 +148,17 @@ func rewriteTokens(sql string, toks []token, declared func(string) bool) *Rewrit
 			numbers[name] = n
 			r.Names = append(r.Names, name)
 		}
-		r.Placeholders = append(r.Placeholders, Placeholder{Name: name, Number: n, Start: t.start, End: w.end})
-		b.WriteString(sql[last:t.start])
-		e := edit{rewStart: b.Len(), origStart: t.start, origEnd: w.end}
-		if t.start > 0 && isIdentByte(sql[t.start-1]) {
+		r.Placeholders = append(r.Placeholders, Placeholder{Name: name, Number: n, Start: t.Start, End: w.End})
+		b.WriteString(sql[last:t.Start])
+		e := edit{rewStart: b.Len(), origStart: t.Start, origEnd: w.End}
+		if t.Start > 0 && isIdentByte(sql[t.Start-1]) {
 			b.WriteByte(' ') // keep `a:b` from becoming the identifier a$1
 		}
 		b.WriteByte('$')
 		b.WriteString(strconv.Itoa(n))
 		e.rewEnd = b.Len()
 		r.edits = append(r.edits, e)
-		last = w.end
+		last = w.End
 		i++
 	}
 	if len(r.edits) == 0 {
@@ -188,4 +191,50 @@ func isPlainWord(s string) bool {
 
 func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= 0x80 || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
+}
+
+// charIndex turns byte offsets of a text into 1-based character offsets,
+// the unit of a problem's position, without counting from the start of the
+// text each time: a logic of 48 KiB can have thousands of problems, and
+// counting from the start for each made its analysis quadratic in the
+// SQL's size (a third of the time of importing such logics).
+type charIndex struct {
+	s string
+	// marks holds, for every charStep-th byte, the first character that
+	// starts at or after it, as `for i := range s` finds them: counting
+	// on from one gives the count from the start, invalid bytes included.
+	marks []charMark
+}
+
+// charMark is a character's byte offset and the characters before it.
+type charMark struct{ off, count int }
+
+// charStep is the distance in bytes between two marks.
+const charStep = 512
+
+func newCharIndex(s string) *charIndex {
+	x := &charIndex{s: s, marks: make([]charMark, 0, len(s)/charStep+1)}
+	n := 0
+	for i := range s {
+		for len(x.marks)*charStep <= i {
+			x.marks = append(x.marks, charMark{i, n})
+		}
+		n++
+	}
+	return x
+}
+
+// position is the 1-based character offset of byte offset off, which is
+// clamped to the text: utf8.RuneCountInString(s[:off]) + 1.
+func (x *charIndex) position(off int) int {
+	off = min(max(off, 0), len(x.s))
+	k := min(off/charStep, len(x.marks)-1)
+	if k < 0 {
+		return 1 // an empty text
+	}
+	for k > 0 && x.marks[k].off > off {
+		k-- // off is inside the character the mark names
+	}
+	m := x.marks[k]
+	return m.count + utf8.RuneCountInString(x.s[m.off:off]) + 1
 }

@@ -1,10 +1,12 @@
 package analysis
 
+import "github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
+
 // subquery analyses a subquery of lv (in FROM or in an expression). known
 // is false when its columns could not all be known.
-func (s *state) subquery(lv *level, n *node) ([]rcol, bool) {
+func (s *state) subquery(lv *level, n *pgparse.Node) ([]rcol, bool) {
 	if n == nil || n.SelectStmt == nil {
-		s.unjudged("a subquery of type %s is not analysed", n.kind())
+		s.unjudged("a subquery of type %s is not analysed", n.Kind())
 		return nil, false
 	}
 	return s.selectStmt(lv, n.SelectStmt, true)
@@ -13,7 +15,7 @@ func (s *state) subquery(lv *level, n *node) ([]rcol, bool) {
 // selectStmt analyses one SELECT, VALUES or set operation as a query
 // level under parent. resolve turns untyped literals in the result into
 // text, as PostgreSQL does everywhere but in a set operation's branches.
-func (s *state) selectStmt(parent *level, st *selectStmt, resolve bool) ([]rcol, bool) {
+func (s *state) selectStmt(parent *level, st *pgparse.SelectStmt, resolve bool) ([]rcol, bool) {
 	s.enter()
 	defer s.leave()
 	lv := &level{parent: parent}
@@ -42,7 +44,7 @@ func (s *state) selectStmt(parent *level, st *selectStmt, resolve bool) ([]rcol,
 		s.sortClause(lv, st)
 		s.groupBy(lv, st.GroupClause)
 		for _, d := range st.DistinctClause {
-			if !d.isEmpty() {
+			if !d.IsEmpty() {
 				s.sortKey(lv, d, false)
 			}
 		}
@@ -62,7 +64,7 @@ func (s *state) selectStmt(parent *level, st *selectStmt, resolve bool) ([]rcol,
 }
 
 // sortClause analyses ORDER BY.
-func (s *state) sortClause(lv *level, st *selectStmt) {
+func (s *state) sortClause(lv *level, st *pgparse.SelectStmt) {
 	for _, o := range st.SortClause {
 		if o.SortBy != nil {
 			s.sortKey(lv, o.SortBy.Node, st.Op != "" && st.Op != "SETOP_NONE")
@@ -93,7 +95,7 @@ func targetsOf(cols []rcol) []targetName {
 }
 
 // hasGroupingSets reports ROLLUP, CUBE or GROUPING SETS in GROUP BY.
-func hasGroupingSets(group []*node) bool {
+func hasGroupingSets(group []*pgparse.Node) bool {
 	for _, g := range group {
 		if g.GroupingSet != nil && g.GroupingSet.Kind != "GROUPING_SET_EMPTY" {
 			return true
@@ -104,13 +106,13 @@ func hasGroupingSets(group []*node) bool {
 
 // targetList analyses a SELECT list (or RETURNING list) into result
 // columns, expanding * and t.*.
-func (s *state) targetList(lv *level, targets []*node) ([]rcol, bool) {
+func (s *state) targetList(lv *level, targets []*pgparse.Node) ([]rcol, bool) {
 	var cols []rcol
 	known := true
 	for _, n := range targets {
 		rt := n.ResTarget
 		if rt == nil || rt.Val == nil {
-			s.unjudged("a result item of type %s is not analysed", n.kind())
+			s.unjudged("a result item of type %s is not analysed", n.Kind())
 			known = false
 			continue
 		}
@@ -141,7 +143,7 @@ func (s *state) targetList(lv *level, targets []*node) ([]rcol, bool) {
 }
 
 // star expands * or t.* to columns.
-func (s *state) star(lv *level, cr *columnRef) ([]rcol, bool) {
+func (s *state) star(lv *level, cr *pgparse.ColumnRef) ([]rcol, bool) {
 	expand := func(it *item) ([]rcol, bool) {
 		cols := it.userColumns()
 		for i := range cols {
@@ -184,7 +186,7 @@ func (s *state) star(lv *level, cr *columnRef) ([]rcol, bool) {
 
 // groupBy analyses GROUP BY: a bare name is a FROM column first, else a
 // result column's name; a number is a result column's position.
-func (s *state) groupBy(lv *level, group []*node) {
+func (s *state) groupBy(lv *level, group []*pgparse.Node) {
 	for _, g := range group {
 		switch {
 		case g.GroupingSet != nil:
@@ -205,7 +207,7 @@ func (s *state) groupBy(lv *level, group []*node) {
 // sortKey analyses an ORDER BY or DISTINCT ON key: a bare name is a
 // result column's name first, else a FROM column; a number a position. In
 // a set operation only result columns can be named.
-func (s *state) sortKey(lv *level, n *node, setOp bool) {
+func (s *state) sortKey(lv *level, n *pgparse.Node, setOp bool) {
 	switch {
 	case n.AConst != nil && n.AConst.Ival != nil:
 		return
@@ -220,7 +222,7 @@ func (s *state) sortKey(lv *level, n *node, setOp bool) {
 	s.expr(lv, n)
 }
 
-func isBareName(n *node) bool {
+func isBareName(n *pgparse.Node) bool {
 	return n != nil && n.ColumnRef != nil && len(n.ColumnRef.Fields) == 1 && n.ColumnRef.Fields[0].String != nil
 }
 
@@ -235,7 +237,7 @@ func (lv *level) hasTarget(name string) bool {
 
 // values analyses VALUES rows: columns column1..n of each column's common
 // type.
-func (s *state) values(lv *level, rows []*node) ([]rcol, bool) {
+func (s *state) values(lv *level, rows []*pgparse.Node) ([]rcol, bool) {
 	var cols []rcol
 	var ts [][]typ
 	known := true
@@ -270,7 +272,7 @@ func (s *state) values(lv *level, rows []*node) ([]rcol, bool) {
 
 // setOp analyses UNION, INTERSECT and EXCEPT: names from the left, types
 // resolved over both sides.
-func (s *state) setOp(lv *level, st *selectStmt) ([]rcol, bool) {
+func (s *state) setOp(lv *level, st *pgparse.SelectStmt) ([]rcol, bool) {
 	if st.Larg == nil || st.Rarg == nil {
 		return nil, false
 	}

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/hubsnap/hubsnap/indexer/analysis/internal/pgparse"
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // Limits of the analysis of one logic, past which it is left unjudged.
@@ -20,14 +23,14 @@ var errAbort = errors.New("analysis stopped")
 // state is the analysis of one logic.
 type state struct {
 	ctx      context.Context
-	cat      *Catalog
+	rel      *Tables
 	rw       *Rewrite
-	declared map[string]Param
+	declared map[string]snapshot.Param
 
-	problems []Problem
-	seen     map[Problem]bool // problems, to add each once
-	partial  string           // the first part left unjudged
-	abort    string           // why the analysis stopped
+	problems []snapshot.Problem
+	seen     map[snapshot.Problem]bool // problems, to add each once
+	partial  string                    // the first part left unjudged
+	abort    string                    // why the analysis stopped
 
 	tables   []*access
 	tableIdx map[*tableInfo]*access
@@ -35,7 +38,7 @@ type state struct {
 
 	depth, steps int
 
-	sublinkNames map[*subLink]string // the first column of each scalar subquery
+	sublinkNames map[*pgparse.SubLink]string // the first column of each scalar subquery
 
 	// Connections of bare table names found in several connections.
 	multi   map[string][]*tableInfo // bare names with several candidates
@@ -51,7 +54,7 @@ type access struct {
 }
 
 type bindingAt struct {
-	b      Binding
+	b      snapshot.Binding
 	pos    int
 	param  int
 	col    *srcCol
@@ -62,12 +65,12 @@ type bindingAt struct {
 // problem records a certain problem at a byte offset of the rewritten SQL
 // (-1: no position).
 func (s *state) problem(code string, pos int, format string, args ...any) {
-	p := Problem{Code: code, Message: fmt.Sprintf(format, args...)}
+	p := snapshot.Problem{Code: code, Message: fmt.Sprintf(format, args...)}
 	if pos >= 0 {
 		p.Position = s.rw.Position(pos)
 	}
 	if s.seen == nil {
-		s.seen = make(map[Problem]bool)
+		s.seen = make(map[snapshot.Problem]bool)
 	}
 	if s.seen[p] {
 		return // once each: a logic of 48 KiB can have thousands
@@ -144,29 +147,29 @@ func (s *state) bind(p expr, c expr, assign bool, pos int) {
 	}
 	info := c.src.info()
 	s.bindings = append(s.bindings, bindingAt{
-		b:   Binding{Param: name, Table: c.src.table.name, Column: info.name},
+		b:   snapshot.Binding{Param: name, Table: c.src.table.name, Column: info.name},
 		pos: pos, param: n, col: c.src, assign: assign, bare: bare,
 	})
 }
 
 // finish turns the state into the Analysis fields.
-func (s *state) finish(a *Analysis) {
+func (s *state) finish(a *snapshot.Analysis) {
 	sort.SliceStable(s.tables, func(i, j int) bool { return s.tables[i].pos < s.tables[j].pos })
-	a.Tables = make([]TableAccess, 0, len(s.tables))
+	a.Tables = make([]snapshot.TableAccess, 0, len(s.tables))
 	for _, t := range s.tables {
-		acc := "read"
+		acc := snapshot.AccessRead
 		switch {
 		case t.read && t.write:
-			acc = "read_write"
+			acc = snapshot.AccessReadWrite
 		case t.write:
-			acc = "write"
+			acc = snapshot.AccessWrite
 		}
-		a.Tables = append(a.Tables, TableAccess{Table: t.t.name, Connection: t.t.conn, Access: acc})
+		a.Tables = append(a.Tables, snapshot.TableAccess{Table: t.t.name, Connection: t.t.conn, Access: acc})
 	}
 	sort.SliceStable(s.bindings, func(i, j int) bool { return s.bindings[i].pos < s.bindings[j].pos })
-	a.Bindings = make([]Binding, 0, len(s.bindings))
-	seen := map[Binding]bool{}
-	clash := map[Binding]bool{}
+	a.Bindings = make([]snapshot.Binding, 0, len(s.bindings))
+	seen := map[snapshot.Binding]bool{}
+	clash := map[snapshot.Binding]bool{}
 	for _, b := range s.bindings {
 		if !seen[b.b] {
 			seen[b.b] = true
@@ -187,7 +190,7 @@ func (s *state) finish(a *Analysis) {
 			if b.assign {
 				verb = "assigned to"
 			}
-			s.problem(CodeParamType, b.pos, "param %q is declared %q (%s) but is %s column %q of type %q (%s)",
+			s.problem(snapshot.CodeParamType, b.pos, "param %q is declared %q (%s) but is %s column %q of type %q (%s)",
 				b.b.Param, decl.Type, pk, verb, info.name, info.snapType, ck)
 		}
 	}
@@ -195,17 +198,17 @@ func (s *state) finish(a *Analysis) {
 
 // paramProblems reports placeholders without a declared param and
 // declared params the SQL never uses.
-func (s *state) paramProblems(l Logic) {
+func (s *state) paramProblems(l snapshot.Logic) {
 	used := map[string]bool{}
 	for _, p := range s.rw.Placeholders {
 		used[p.Name] = true
 		if _, ok := s.declared[p.Name]; !ok {
-			s.problem(CodeUndeclaredParam, s.rewrittenOffset(p.Start), "placeholder :%s has no declared param", p.Name)
+			s.problem(snapshot.CodeUndeclaredParam, s.rewrittenOffset(p.Start), "placeholder :%s has no declared param", p.Name)
 		}
 	}
 	for _, p := range l.Params {
 		if !used[p.Name] {
-			s.problem(CodeUnusedParam, -1, "param %q is declared but the SQL never uses it", p.Name)
+			s.problem(snapshot.CodeUnusedParam, -1, "param %q is declared but the SQL never uses it", p.Name)
 		}
 	}
 }
@@ -235,12 +238,12 @@ func (s *state) missingFromEntry(lv *level, q string, pos int) {
 	for l := lv; l != nil; l = l.parent {
 		for _, it := range l.items {
 			if it.table != nil && it.table.name == q {
-				s.problem(CodeUnknownTable, pos, "invalid reference to FROM-clause entry for table %s", dq(q))
+				s.problem(snapshot.CodeUnknownTable, pos, "invalid reference to FROM-clause entry for table %s", dq(q))
 				return
 			}
 		}
 	}
-	s.problem(CodeUnknownTable, pos, "missing FROM-clause entry for table %s", dq(q))
+	s.problem(snapshot.CodeUnknownTable, pos, "missing FROM-clause entry for table %s", dq(q))
 }
 
 // quoteIdent writes an identifier as the logic could have written it.

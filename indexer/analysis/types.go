@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -12,31 +13,6 @@ type typ struct {
 	lit  bool   // PostgreSQL's "unknown" pseudo-type: an untyped literal or NULL
 	enum bool   // a user-defined enum type named in the snapshot
 }
-
-var (
-	tUnknown     = typ{}
-	tLiteral     = typ{lit: true}
-	tBool        = typ{base: "boolean"}
-	tInt         = typ{base: "integer"}
-	tBigint      = typ{base: "bigint"}
-	tNumeric     = typ{base: "numeric"}
-	tReal        = typ{base: "real"}
-	tDouble      = typ{base: "double precision"}
-	tText        = typ{base: "text"}
-	tBpchar      = typ{base: "bpchar"}
-	tName        = typ{base: "name"}
-	tDate        = typ{base: "date"}
-	tTime        = typ{base: "time without time zone"}
-	tTimetz      = typ{base: "time with time zone"}
-	tTimestamp   = typ{base: "timestamp without time zone"}
-	tTimestamptz = typ{base: "timestamp with time zone"}
-	tInterval    = typ{base: "interval"}
-	tJSON        = typ{base: "json"}
-	tJSONB       = typ{base: "jsonb"}
-	tUUID        = typ{base: "uuid"}
-	tBytea       = typ{base: "bytea"}
-	tRecord      = typ{base: "record"}
-)
 
 // known reports whether the type is known (a literal's is not).
 func (t typ) known() bool { return t.base != "" }
@@ -95,46 +71,6 @@ func (t typ) array() typ {
 
 // plain drops the type modifier.
 func (t typ) plain() typ { t.mod = ""; return t }
-
-// typeInfo is a known base type's category and place in the implicit casts
-// PostgreSQL's common-type resolution (select_common_type) follows.
-type typeInfo struct {
-	cat       byte // N numeric, S string, B boolean, D date/time, T timespan, U other, E enum, A array
-	preferred bool
-	rank      int // within N and D: an implicit cast goes to a higher rank only
-}
-
-var typeInfos = map[string]typeInfo{
-	"smallint":                    {cat: 'N', rank: 1},
-	"integer":                     {cat: 'N', rank: 2},
-	"bigint":                      {cat: 'N', rank: 3},
-	"numeric":                     {cat: 'N', rank: 4},
-	"real":                        {cat: 'N', rank: 5},
-	"double precision":            {cat: 'N', rank: 6, preferred: true},
-	"text":                        {cat: 'S', preferred: true},
-	"character varying":           {cat: 'S'},
-	"bpchar":                      {cat: 'S'},
-	"name":                        {cat: 'S'},
-	"boolean":                     {cat: 'B', preferred: true},
-	"date":                        {cat: 'D', rank: 1},
-	"timestamp without time zone": {cat: 'D', rank: 2},
-	"timestamp with time zone":    {cat: 'D', rank: 3, preferred: true},
-	"time without time zone":      {cat: 'D', rank: 11},
-	"time with time zone":         {cat: 'D', rank: 12},
-	"interval":                    {cat: 'T', preferred: true},
-	"json":                        {cat: 'U'},
-	"jsonb":                       {cat: 'U'},
-	"uuid":                        {cat: 'U'},
-	"bytea":                       {cat: 'U'},
-	"inet":                        {cat: 'I', preferred: true},
-	"cidr":                        {cat: 'I'},
-	"macaddr":                     {cat: 'U'},
-	"xml":                         {cat: 'U'},
-	"money":                       {cat: 'N', rank: -1},
-	"oid":                         {cat: 'N', rank: -1},
-	"tsvector":                    {cat: 'U'},
-	"record":                      {cat: 'P'},
-}
 
 // info returns the type's category facts; ok is false for types the
 // analysis does not place.
@@ -228,14 +164,55 @@ func commonType(ts []typ) typ {
 	return p
 }
 
-const (
-	kindUnknown kind = ""
-	kindText    kind = "text"
-	kindNumber  kind = "number"
-	kindBool    kind = "boolean"
-	kindTime    kind = "time"
-	kindJSON    kind = "json"
-	kindUUID    kind = "uuid"
-	kindBinary  kind = "binary"
-	kindEnum    kind = "enum"
-)
+// parseTypeText maps a type as a snapshot states it ("varchar(255)",
+// "INT4", "timestamp(3) with time zone", "text[]", "_int4") to a
+// PostgreSQL type, or unknown ("string", "USER-DEFINED", ...).
+func parseTypeText(s string) typ {
+	s = strings.Join(strings.Fields(strings.ToLower(s)), " ")
+	if s == "" {
+		return tUnknown
+	}
+	array := false
+	for {
+		if rest, ok := strings.CutSuffix(s, "]"); ok {
+			i := strings.LastIndexByte(rest, '[')
+			if i < 0 {
+				return tUnknown
+			}
+			if _, err := strconv.Atoi(strings.TrimSpace(rest[i+1:])); err != nil && strings.TrimSpace(rest[i+1:]) != "" {
+				return tUnknown
+			}
+			s, array = strings.TrimSpace(rest[:i]), true
+			continue
+		}
+		if rest, ok := strings.CutSuffix(s, " array"); ok {
+			s, array = rest, true
+			continue
+		}
+		break
+	}
+	if rest, ok := strings.CutPrefix(s, "_"); ok && !array {
+		s, array = rest, true
+	}
+	// Modifiers: "name(a,b) rest" or "name(a)".
+	var mods []int64
+	if i := strings.IndexByte(s, '('); i >= 0 {
+		j := strings.IndexByte(s, ')')
+		if j < i {
+			return tUnknown
+		}
+		for _, m := range strings.Split(s[i+1:j], ",") {
+			v, err := strconv.ParseInt(strings.TrimSpace(m), 10, 64)
+			if err != nil {
+				return tUnknown
+			}
+			mods = append(mods, v)
+		}
+		s = strings.TrimSpace(strings.TrimSpace(s[:i]) + " " + strings.TrimSpace(s[j+1:]))
+	}
+	t := typeFromName(s, mods)
+	if array {
+		t = t.array()
+	}
+	return t
+}

@@ -3,6 +3,8 @@ package analysis
 import (
 	"context"
 	"testing"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // validSQL is valid SQL over shopSchema with tricky resolution: each one
@@ -123,20 +125,20 @@ var validSQL = []string{
 // TestNoFalseProblems: a logic PostgreSQL accepts never gets a problem.
 func TestNoFalseProblems(t *testing.T) {
 	a := testAnalyzer(t)
-	c := NewCatalog(shopSchema())
+	c := NewTables(shopSchema())
 	for _, sql := range validSQL {
 		// Declare exactly the placeholders the SQL uses, of no known kind.
 		rw, err := a.Rewrite(context.Background(), sql, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var params []Param
+		var params []snapshot.Param
 		for i, name := range rw.Names {
 			if i >= rw.Positional {
-				params = append(params, Param{Name: name})
+				params = append(params, snapshot.Param{Name: name})
 			}
 		}
-		got := a.Analyze(context.Background(), c, Logic{SQL: sql, Params: params})
+		got := a.Analyze(context.Background(), c, snapshot.Logic{SQL: sql, Params: params})
 		if len(got.Problems) > 0 {
 			t.Errorf("Analyze(%q) problems = %v, want none", sql, got.Problems)
 		}

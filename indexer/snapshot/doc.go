@@ -1,7 +1,9 @@
 // Package snapshot is hubsnap's release model: the Go types of a release
 // (Snapshot, Release, Origin, Connection, Table, Column, ForeignKey, Index,
-// Logic, Param, Auth), the rules of the names in it, the strict streaming
-// decoder of the snapshot format, and the encoder of release files.
+// Logic, Param, Auth) and of the analysis result of a logic (Analysis,
+// TableAccess, ResultColumn, Binding, Problem and its codes; analysis.go),
+// the rules of the names in it, the strict streaming decoder of the
+// snapshot format, and the encoder of release files.
 //
 // It is a leaf: it imports nothing of hubsnap and no SQLite, so every layer
 // reads it — store indexes it, indexer syncs it, the logic analysis, the
@@ -35,7 +37,7 @@
 // tokens.go (the token reader and the positions of errors), check.go and
 // references.go (the rules within a table or logic, and across tables),
 // problems.go and error.go (paths and the Error), names.go (name rules),
-// collect.go (Decode).
+// collect.go (Decode); model.go and analysis.go hold the types.
 //
 // # Encoding
 //

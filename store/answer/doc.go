@@ -8,7 +8,12 @@
 // these types, so `hubsnap snapshot diff` prints the same value without
 // decoding JSON. mcpserver's contract tests tie each statement to its type.
 //
-// It is a leaf: it imports the standard library only, so that store,
-// mcpserver and cmd can all use it. Tool inputs, and answers that only
-// mcpserver reads, stay in mcpserver.
+// The analysis result of a logic is the release model's (snapshot.Problem,
+// snapshot.ResultColumn, ...): the answers hold those types, with their
+// descriptions, rather than copies of them.
+//
+// It is a leaf: it imports the standard library and the model
+// (indexer/snapshot) only, so that store, mcpserver and cmd can all use
+// it. Tool inputs, and answers that only mcpserver reads, stay in
+// mcpserver.
 package answer

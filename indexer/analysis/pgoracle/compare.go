@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // CompareCorpus loads the corpus and its committed truth and compares the
@@ -112,10 +114,10 @@ func (r *Report) scoreLogic(sc *Schema, tr *Truth, lt *LogicTruth, a *Analysis) 
 
 	got, want := map[string]bool{}, map[string]bool{}
 	for _, t := range a.Tables {
-		got[t.Table] = got[t.Table] || t.Access == "write" || t.Access == "read_write"
+		got[t.Table] = got[t.Table] || t.Access == snapshot.AccessWrite || t.Access == snapshot.AccessReadWrite
 	}
 	for _, t := range lt.Tables {
-		want[t.Table] = t.Access == "write" || t.Access == "read_write"
+		want[t.Table] = t.Access == snapshot.AccessWrite || t.Access == snapshot.AccessReadWrite
 	}
 	if ok := sameKeys(got, want); !r.count("tables", ok) {
 		at("tables", strings.Join(sortedKeys(got), ","), strings.Join(sortedKeys(want), ","))

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // loadAll loads the corpus with its committed truth.
@@ -63,7 +65,7 @@ func TestCompareCatchesDefects(t *testing.T) {
 			a.Result[i].Type = "text"
 		}
 		a.Bindings = append(a.Bindings, Binding{Param: "nope", Table: "t", Column: "c"})
-		a.Problems = append(a.Problems, Problem{Code: "UNKNOWN_TABLE", Message: "relation t does not exist"})
+		a.Problems = append(a.Problems, Problem{Code: snapshot.CodeUnknownTable, Message: "relation t does not exist"})
 		return json.Marshal(a)
 	}
 	r := Compare(schemas, truths, careless)

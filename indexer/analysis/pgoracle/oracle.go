@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -249,11 +250,11 @@ func access(perms int) string {
 	read, write := perms&2 != 0, perms&(1|4|8) != 0
 	switch {
 	case read && write:
-		return "read_write"
+		return snapshot.AccessReadWrite
 	case write:
-		return "write"
+		return snapshot.AccessWrite
 	}
-	return "read"
+	return snapshot.AccessRead
 }
 
 // argText is a JSON argument in PostgreSQL's text format for a parameter

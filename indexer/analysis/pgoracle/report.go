@@ -5,6 +5,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // Report is how an analysis agrees with PostgreSQL over the corpus.
@@ -116,7 +118,7 @@ func (r *Report) scoreVerdict(schema, release, logic string, v *Verdict, a *Anal
 			at("missed problem", problemCodes(a.Problems), code+" ("+verdict+")")
 			continue
 		}
-		if code != "UNDECLARED_PARAM" && code != "UNUSED_PARAM" && v.Position > 0 && p.Position > 0 {
+		if code != snapshot.CodeUndeclaredParam && code != snapshot.CodeUnusedParam && v.Position > 0 && p.Position > 0 {
 			if !r.count("positions", p.Position == v.Position) {
 				at("positions", fmt.Sprintf("%s at %d", code, p.Position), fmt.Sprintf("%d", v.Position))
 			}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/hubsnap/hubsnap/indexer/snapshot"
 )
 
 // Truth is PostgreSQL's answer for one schema of the corpus: what each
@@ -127,11 +129,11 @@ func (v *Verdict) Rejected() bool {
 // that leaves out a NOT NULL column with no default. Any other SQLSTATE
 // has no §11 code: the analysis need not report anything.
 var sqlstateCodes = map[string]string{
-	"42601": "SYNTAX",
-	"42P01": "UNKNOWN_TABLE",
-	"42703": "UNKNOWN_COLUMN",
-	"42702": "AMBIGUOUS_COLUMN",
-	"23502": "MISSING_COLUMN",
+	"42601": snapshot.CodeSyntax,
+	"42P01": snapshot.CodeUnknownTable,
+	"42703": snapshot.CodeUnknownColumn,
+	"42702": snapshot.CodeAmbiguousColumn,
+	"23502": snapshot.CodeMissingColumn,
 }
 
 // typeErrors are the SQLSTATEs that may mean PARAM_TYPE.
@@ -161,13 +163,13 @@ func expectProblems(v *Verdict, l *Logic, rw *Rewritten, inferred []string, enum
 	}
 	for _, n := range rw.Names {
 		if _, ok := declared[n]; !ok {
-			v.Expect = append(v.Expect, "UNDECLARED_PARAM")
+			v.Expect = append(v.Expect, snapshot.CodeUndeclaredParam)
 			break
 		}
 	}
 	for _, p := range l.Params {
 		if !slices.Contains(rw.Names, p.Name) {
-			v.Expect = append(v.Expect, "UNUSED_PARAM")
+			v.Expect = append(v.Expect, snapshot.CodeUnusedParam)
 			break
 		}
 	}
@@ -181,14 +183,14 @@ func expectProblems(v *Verdict, l *Logic, rw *Rewritten, inferred []string, enum
 		}
 		if slices.Contains(typeErrors, v.SQLState) {
 			if p, ok := rw.PlaceholderAt(v.Position); ok && declared[p.Name] != "" {
-				v.May = append(v.May, "PARAM_TYPE")
+				v.May = append(v.May, snapshot.CodeParamType)
 			}
 		}
 	} else {
 		for i, t := range inferred {
 			d, ok := declared[rw.Names[i]]
 			if ok && relateKinds(declaredKind(d), pgKind(t, enums)) == kindsDifferent {
-				v.May = append(v.May, "PARAM_TYPE")
+				v.May = append(v.May, snapshot.CodeParamType)
 				break
 			}
 		}
